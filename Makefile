@@ -1,0 +1,41 @@
+# Fund portal. `make run` serves the portal on http://127.0.0.1:8000 with DynamoDB Local;
+# `make test` installs what the tests need and runs them; `make bench` runs the benchmarks.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint venv dynamodb-local chromium check-deploy clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+dynamodb-local: $(STAMP)
+	$(PY) -m fundportal.dynamodb_local install
+
+chromium:
+	@bash scripts/ensure_chromium.sh
+
+run: $(STAMP) dynamodb-local
+	@bash scripts/run.sh
+
+test: $(STAMP) dynamodb-local chromium
+	$(PY) -m ruff check .
+	DJANGO_SETTINGS_MODULE=fundportal.settings.production DJANGO_SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))') \
+		$(PY) manage.py check --deploy --fail-level WARNING
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP) dynamodb-local
+	$(PY) -m bench $(BENCH_ARGS)
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+clean:
+	rm -rf $(VENV) var/static .pytest_cache

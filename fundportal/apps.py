@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FundportalConfig(AppConfig):
+    name = "fundportal"
+    verbose_name = "Fund portal"

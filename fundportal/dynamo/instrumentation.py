@@ -1,0 +1,133 @@
+"""Request accounting: every DynamoDB call is recorded into the collector of the current
+context (a page request, a command run, a test block), like Django's connection.queries."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRecord:
+    """One DynamoDB API call (one page of a Query is one call)."""
+
+    operation: str
+    index: str | None
+    items: int
+    read_units: float
+    write_units: float
+    ms: float
+    key_condition: str | None = None
+
+
+@dataclass
+class Collector:
+    records: list[RequestRecord] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.records)
+
+    @property
+    def read_units(self) -> float:
+        return sum(r.read_units for r in self.records)
+
+    @property
+    def write_units(self) -> float:
+        return sum(r.write_units for r in self.records)
+
+    @property
+    def ms(self) -> float:
+        return sum(r.ms for r in self.records)
+
+    @property
+    def operations(self) -> list[str]:
+        return [r.operation for r in self.records]
+
+    def describe(self) -> str:
+        lines = [f"{self.count} DynamoDB requests:"]
+        lines += [
+            f"  {r.operation} index={r.index or '-'} items={r.items} rcu={r.read_units:g} "
+            f"wcu={r.write_units:g} {r.ms:.1f} ms"
+            for r in self.records
+        ]
+        return "\n".join(lines)
+
+
+_current: ContextVar[tuple[Collector, ...]] = ContextVar("dynamodb_collectors", default=())
+
+
+@contextmanager
+def collect() -> Iterator[Collector]:
+    """Record every DynamoDB call made inside the block (nested blocks all see the call)."""
+    collector = Collector()
+    token = _current.set((*_current.get(), collector))
+    try:
+        yield collector
+    finally:
+        _current.reset(token)
+
+
+def record(entry: RequestRecord) -> None:
+    for collector in _current.get():
+        collector.records.append(entry)
+
+
+@dataclass(frozen=True, slots=True)
+class PageLog:
+    """One served page and what it cost in DynamoDB, for the admin request log."""
+
+    at: datetime
+    method: str
+    path: str
+    status: int
+    user: str
+    requests: int
+    read_units: float
+    write_units: float
+    dynamodb_ms: float
+    operations: tuple[str, ...]
+
+    @property
+    def flagged(self) -> bool:
+        return self.requests > 1
+
+
+class PageLogBuffer:
+    """The last N page requests (in this process), newest first."""
+
+    def __init__(self, size: int = 200) -> None:
+        self._entries: deque[PageLog] = deque(maxlen=size)
+        self._lock = threading.Lock()
+
+    def add(self, method: str, path: str, status: int, user: str, collector: Collector) -> None:
+        entry = PageLog(
+            at=datetime.now(UTC),
+            method=method,
+            path=path,
+            status=status,
+            user=user,
+            requests=collector.count,
+            read_units=collector.read_units,
+            write_units=collector.write_units,
+            dynamodb_ms=collector.ms,
+            operations=tuple(collector.operations),
+        )
+        with self._lock:
+            self._entries.appendleft(entry)
+
+    def latest(self, n: int = 50) -> list[PageLog]:
+        with self._lock:
+            return list(self._entries)[:n]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+page_log = PageLogBuffer()

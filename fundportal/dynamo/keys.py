@@ -1,0 +1,238 @@
+"""The one key codec: every `#`-joined key string is built and parsed here.
+
+Layout follows ../shared/DESIGN.md and the seed article
+(seeds/000_b2c4ef86bd8dfbd9.txt, "The Single Table Structure" and "GSI Design"):
+
+    Document, current      PK=DOC001  SK=DOCUMENT#LATEST
+    Document, superseded   PK=DOC001  SK=DOCUMENT#2025-09-01[#000002]
+    CapitalActivity        PK=DOC001  SK=CAPITAL_ACTIVITY#LATEST | CAPITAL_ACTIVITY#<date>[#rev]
+    Position entries       PK=DOC001  SK=CAPITAL_CALL#POSITION_1 (and DISTRIBUTION#, UNFUNDED_COMMITMENT#)
+    GSI_Entity_Document    GSI_PK=DOCUMENT#LATEST#DOC001 / GSI_SK=METADATA
+                           GSI_PK=CAPITAL_CALL#POSITION_1#DOC001 / GSI_SK=LATEST
+    GSI_Position_Document  GSI2_PK=POSITION_1 / GSI2_SK=CAPITAL_CALL#DOC001
+    GSI_Latest_By_Month    GSI3_PK=LATEST_DOCS#2025-09 / GSI3_SK=2025-09-30#DOC001
+
+Ids never contain `#` (validated before any request), so a key built here can always be
+parsed back, and partitions that are not documents (audit trail, month catalog) carry a
+`#` so they can never collide with a document id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+
+from .errors import InvalidId
+
+SEP = "#"
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+LATEST = "LATEST"
+METADATA = "METADATA"
+MONTH_SHARD_PREFIX = "LATEST_DOCS"
+AUDIT_PREFIX = "AUDIT"
+MONTH_CATALOG_PK = "CATALOG#MONTHS"
+# Sorts above every date/revision suffix: '~' (0x7E) > '#' (0x23) > digits.
+_HIGH = "~"
+
+
+class Kind(StrEnum):
+    """Entity kinds; the value is the SK prefix (and EntityType is `entity_type`)."""
+
+    DOCUMENT = "DOCUMENT"
+    CAPITAL_ACTIVITY = "CAPITAL_ACTIVITY"
+    CAPITAL_CALL = "CAPITAL_CALL"
+    DISTRIBUTION = "DISTRIBUTION"
+    UNFUNDED_COMMITMENT = "UNFUNDED_COMMITMENT"
+
+    @property
+    def entity_type(self) -> str:
+        return _ENTITY_TYPES[self]
+
+    @property
+    def prefix(self) -> str:
+        """The `begins_with` prefix for this kind, delimiter included."""
+        return self.value + SEP
+
+    @property
+    def is_position_entry(self) -> bool:
+        return self in POSITION_KINDS
+
+    @property
+    def slug(self) -> str:
+        """Lower-case name used in URLs and command-line options."""
+        return self.value.lower()
+
+    @classmethod
+    def from_slug(cls, slug: str) -> Kind:
+        try:
+            return cls[slug.upper()]
+        except KeyError:
+            raise InvalidId("entity", slug) from None
+
+    @classmethod
+    def from_entity_type(cls, entity_type: str) -> Kind:
+        return _KINDS_BY_TYPE[entity_type]
+
+
+_ENTITY_TYPES = {
+    Kind.DOCUMENT: "Document",
+    Kind.CAPITAL_ACTIVITY: "CapitalActivity",
+    Kind.CAPITAL_CALL: "CapitalCall",
+    Kind.DISTRIBUTION: "Distribution",
+    Kind.UNFUNDED_COMMITMENT: "UnfundedCommitment",
+}
+_KINDS_BY_TYPE = {v: k for k, v in _ENTITY_TYPES.items()}
+POSITION_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT)
+VERSIONED_KINDS = (Kind.DOCUMENT, Kind.CAPITAL_ACTIVITY)
+# All capital items of a document (pattern 4): CAPITAL_ACTIVITY#... and CAPITAL_CALL#...
+CAPITAL_PREFIX = "CAPITAL_"
+
+
+def validate_id(value: object, what: str = "id") -> str:
+    """Return `value` if it is a valid id (1-64 of [A-Za-z0-9_.-]), else raise InvalidId."""
+    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
+        raise InvalidId(what, value)
+    return value
+
+
+def _join(*parts: str) -> str:
+    return SEP.join(parts)
+
+
+# --- base table ---------------------------------------------------------------------------
+
+
+def document_pk(document_id: str) -> str:
+    return validate_id(document_id, "document id")
+
+
+def latest_sk(kind: Kind) -> str:
+    """SK of the current copy of a versioned kind: DOCUMENT#LATEST, CAPITAL_ACTIVITY#LATEST."""
+    return _join(kind.value, LATEST)
+
+
+def historical_sk(kind: Kind, on: date, revision: int | None = None) -> str:
+    """SK of a superseded copy: DOCUMENT#2025-09-01, or DOCUMENT#2025-09-01#000002.
+
+    The revision suffix lets two restatements on one day both survive; it sorts after the
+    bare date, so date-range queries (see `history_range`) still find it.
+    """
+    sk = _join(kind.value, on.isoformat())
+    if revision is not None:
+        sk = _join(sk, f"{revision:06d}")
+    return sk
+
+
+def entry_sk(kind: Kind, position_id: str) -> str:
+    """SK of a position entry: CAPITAL_CALL#POSITION_1."""
+    if not kind.is_position_entry:
+        raise ValueError(f"{kind} is not a position entry")
+    return _join(kind.value, validate_id(position_id, "position id"))
+
+
+def history_range(kind: Kind, start: date | None, end: date | None) -> tuple[str, str]:
+    """Inclusive SK bounds for superseded copies between two dates (either may be open)."""
+    lo = _join(kind.value, start.isoformat()) if start else _join(kind.value, "0")
+    hi = _join(kind.value, end.isoformat()) + _HIGH if end else _join(kind.value, "9")
+    return lo, hi
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSK:
+    kind: Kind
+    latest: bool = False
+    position_id: str | None = None
+    version_date: date | None = None
+    revision: int | None = None
+
+
+def parse_sk(sk: str) -> ParsedSK:
+    """Parse any base-table SK built by this module."""
+    head, _, rest = sk.partition(SEP)
+    try:
+        kind = Kind(head)
+    except ValueError:
+        raise ValueError(f"not an entity sort key: {sk!r}") from None
+    if kind.is_position_entry:
+        return ParsedSK(kind, latest=True, position_id=rest)
+    if rest == LATEST:
+        return ParsedSK(kind, latest=True)
+    day, _, rev = rest.partition(SEP)
+    return ParsedSK(kind, version_date=date.fromisoformat(day), revision=int(rev) if rev else None)
+
+
+# --- GSI_Entity_Document --------------------------------------------------------------------
+
+
+def entity_index_keys(kind: Kind, document_id: str, position_id: str | None = None) -> tuple[str, str]:
+    """(GSI_PK, GSI_SK) for current documents and position entries."""
+    if kind is Kind.DOCUMENT:
+        return _join(kind.value, LATEST, validate_id(document_id, "document id")), METADATA
+    if kind.is_position_entry and position_id is not None:
+        return (
+            _join(kind.value, validate_id(position_id, "position id"), validate_id(document_id, "document id")),
+            LATEST,
+        )
+    raise ValueError(f"{kind} has no entity-index key")
+
+
+# --- GSI_Position_Document ------------------------------------------------------------------
+
+
+def position_index_keys(kind: Kind, position_id: str, document_id: str) -> tuple[str, str]:
+    """(GSI2_PK, GSI2_SK) = (POSITION_1, CAPITAL_CALL#DOC001)."""
+    return validate_id(position_id, "position id"), _join(kind.value, validate_id(document_id, "document id"))
+
+
+def position_index_pk(position_id: str) -> str:
+    return validate_id(position_id, "position id")
+
+
+def parse_position_index_sk(gsi2_sk: str) -> tuple[Kind, str]:
+    head, _, document_id = gsi2_sk.partition(SEP)
+    return Kind(head), document_id
+
+
+# --- month-sharded sparse index of current documents ----------------------------------------
+
+
+def month_shard(as_of: date) -> str:
+    """GSI3_PK: LATEST_DOCS#2025-09 (the seed's time-sharded pattern)."""
+    return _join(MONTH_SHARD_PREFIX, f"{as_of:%Y-%m}")
+
+
+def month_index_keys(as_of: date, document_id: str) -> tuple[str, str]:
+    return month_shard(as_of), _join(as_of.isoformat(), validate_id(document_id, "document id"))
+
+
+def parse_month(value: str) -> tuple[int, int]:
+    """Parse a 'YYYY-MM' month string from user input; raises InvalidId when malformed."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})", value or "")
+    if not match or not 1 <= int(match.group(2)) <= 12:
+        raise InvalidId("month", value)
+    return int(match.group(1)), int(match.group(2))
+
+
+def month_catalog_keys(as_of: date) -> tuple[str, str]:
+    """The tiny catalog of months that have documents: PK=CATALOG#MONTHS, SK=2025-09."""
+    return MONTH_CATALOG_PK, f"{as_of:%Y-%m}"
+
+
+# --- audit trail ----------------------------------------------------------------------------
+
+
+def audit_pk(document_id: str) -> str:
+    """Audit items live beside, not inside, the document partition (keeps the overview lean)."""
+    return _join(AUDIT_PREFIX, validate_id(document_id, "document id"))
+
+
+def audit_sk(at_iso: str, token: str) -> str:
+    return _join(at_iso, token)
+
+
+def parse_audit_sk(sk: str) -> tuple[str, str]:
+    """(ISO timestamp, token) of an audit item's SK."""
+    at_iso, _, token = sk.rpartition(SEP)
+    return at_iso, token

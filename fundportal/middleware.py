@@ -1,0 +1,48 @@
+"""Per-request DynamoDB accounting, and the 503 page when DynamoDB is unavailable."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from fundportal.dynamo.errors import BadCursor, InvalidId, NotFound, StoreUnavailable
+from fundportal.dynamo.instrumentation import collect, page_log
+
+log = logging.getLogger("fundportal.requests")
+
+
+class DynamoDBMiddleware:
+    """Collects every DynamoDB call made while serving a request into `request.dynamodb`,
+    logs the page's cost for the admin request log, and turns data-layer errors that escape
+    a view into the right error page (503, 404, 400) instead of a stack trace."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with collect() as collector:
+            request.dynamodb = collector
+            response = self.get_response(request)
+        if collector.count and not request.path.startswith("/static/"):
+            user = getattr(request, "user", None)
+            page_log.add(
+                request.method or "GET",
+                request.get_full_path()[:300],
+                response.status_code,
+                user.get_username() if user is not None and user.is_authenticated else "",
+                collector,
+            )
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, StoreUnavailable):
+            log.error("503 for %s: %s", request.path, exception.reason)
+            return render(request, "503.html", {"reason": exception.reason}, status=503)
+        if isinstance(exception, NotFound):
+            return render(request, "404.html", {"message": exception.user_message}, status=404)
+        if isinstance(exception, (InvalidId, BadCursor)):
+            return render(request, "400.html", {"message": exception.user_message}, status=400)
+        return None

@@ -1,0 +1,18 @@
+"""Tests: in-memory SQLite, fast hashing; DynamoDB endpoint set by the fixtures."""
+
+from .base import *
+
+SECRET_KEY = "test-only-not-secret"  # noqa: S105
+DEBUG = False
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+DYNAMODB_ENDPOINT_URL = None
+DYNAMODB_TABLE = "investment_fund_test"
+DYNAMODB_MAX_ATTEMPTS = 2
+DYNAMODB_CONNECT_TIMEOUT = 1.0
+DYNAMODB_READ_TIMEOUT = 5.0
+ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]

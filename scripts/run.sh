@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make run: DynamoDB Local (data on disk under var/dynamodb), Django's database, the table,
+# the seed sample when empty, an account to sign in with, static files, gunicorn on :8000.
+# Ctrl-C stops everything it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-fundportal.settings.local}"
+PORT="${DYNAMODB_LOCAL_PORT:-8100}"
+export DYNAMODB_ENDPOINT_URL="${DYNAMODB_ENDPOINT_URL:-http://127.0.0.1:$PORT}"
+mkdir -p var
+
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  echo "Stopped."
+}
+trap cleanup INT TERM EXIT
+
+if ! command -v java >/dev/null; then
+  echo "error: Java 17+ is required for DynamoDB Local: install a JRE (e.g. apt-get install openjdk-17-jre-headless)" >&2
+  exit 1
+fi
+$PY -m fundportal.dynamodb_local serve --port "$PORT" --db-path var/dynamodb &
+pids+=($!)
+for _ in $(seq 1 150); do
+  if $PY -c "import sys; from fundportal.dynamodb_local import answers; sys.exit(0 if answers('$DYNAMODB_ENDPOINT_URL') else 1)"; then break; fi
+  sleep 0.2
+done
+
+$PY manage.py migrate --noinput
+$PY manage.py create_table
+$PY manage.py seed_demo --sample --if-empty
+$PY manage.py ensure_analyst
+$PY manage.py collectstatic --noinput --verbosity 0
+
+echo "Serving on http://127.0.0.1:8000/ (Ctrl-C stops)"
+.venv/bin/gunicorn fundportal.wsgi --bind 127.0.0.1:8000 --workers 2 --access-logfile - &
+pids+=($!)
+wait -n "${pids[@]}"
