@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -11,6 +12,7 @@ from fundportal.dynamo import tables
 from fundportal.dynamo.errors import StoreUnavailable
 
 
+@login_not_required
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:

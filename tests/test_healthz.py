@@ -31,3 +31,11 @@ def test_login_page_renders(client, db):
     response = client.get("/accounts/login/")
     assert response.status_code == 200
     assert b"Sign in" in response.content
+
+
+def test_pages_redirect_anonymous_users_to_login(client, db):
+    response = client.get("/documents/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/?next=/documents/")
+    assert client.get("/admin/").status_code == 302
+    assert client.get("/admin/login/").status_code == 200
