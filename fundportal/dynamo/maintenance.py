@@ -1,0 +1,276 @@
+"""Maintenance operations: the only code allowed to Scan the table (index backfill), and
+clean-up helpers for throwaway partitions. Never used on a request path."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from . import keys
+from .client import call, from_item, table_name, to_attr
+from .entities import entity_from_item
+from .errors import UnprocessedItems
+
+BATCH_WRITE_SIZE = 25
+# Index attributes an entity's to_item() derives from its own fields.
+INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK")
+FUND_ENTITY_TYPES = frozenset(keys.Kind(k).entity_type for k in keys.Kind)
+
+
+# --- deleting whole partitions (throwaway data of the access-pattern explainer, tests) -----------
+
+
+def partition_keys(pk: str, table: str | None = None) -> list[dict[str, Any]]:
+    """Every (PK, SK) key of one partition (Query, all pages, keys only)."""
+    table = table or table_name()
+    params: dict[str, Any] = {
+        "TableName": table,
+        "KeyConditionExpression": "PK = :pk",
+        "ExpressionAttributeValues": {":pk": {"S": pk}},
+        "ProjectionExpression": "PK, SK",
+    }
+    found: list[dict[str, Any]] = []
+    while True:
+        response = call("Query", key_condition="PK = :pk", **params)
+        found.extend(response["Items"])
+        if not response.get("LastEvaluatedKey"):
+            return found
+        params["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+
+def delete_partitions(pks: list[str], table: str | None = None) -> int:
+    """Delete every item of the given partitions with BatchWriteItem; returns how many."""
+    table = table or table_name()
+    doomed = [key for pk in pks for key in partition_keys(pk, table)]
+    for start in range(0, len(doomed), BATCH_WRITE_SIZE):
+        pending = [{"DeleteRequest": {"Key": key}} for key in doomed[start : start + BATCH_WRITE_SIZE]]
+        for attempt in range(8):
+            response = call("BatchWriteItem", RequestItems={table: pending})
+            pending = response.get("UnprocessedItems", {}).get(table, [])
+            if not pending:
+                break
+            time.sleep(min(1.0, 0.05 * 2**attempt))
+        if pending:
+            raise UnprocessedItems(len(pending))
+    return len(doomed)
+
+
+# --- index backfill (the one allowed Scan) --------------------------------------------------------
+
+
+@dataclass
+class BackfillCounts:
+    scanned: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: int = 0  # not a fund entity (catalog, audit) or changed under us
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, **deltas: int) -> None:
+        with self._lock:
+            for name, delta in deltas.items():
+                setattr(self, name, getattr(self, name) + delta)
+
+    def as_dict(self) -> dict[str, int]:
+        return {"scanned": self.scanned, "updated": self.updated, "unchanged": self.unchanged, "skipped": self.skipped}
+
+
+def expected_index_attributes(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The index attributes `item` should carry, re-derived by parsing it into its entity and
+    calling to_item(); None when the item is not a fund entity (month catalog, audit trail)."""
+    if item.get("EntityType") not in FUND_ENTITY_TYPES:
+        return None
+    derived = entity_from_item(item).to_item()
+    return {name: derived.get(name) for name in INDEX_ATTRIBUTES}
+
+
+def _index_update(table: str, item: dict[str, Any], expected: dict[str, Any]) -> dict[str, Any] | None:
+    """UpdateItem params that set/remove index attributes, conditioned on the item still holding
+    exactly the index values we read (so a concurrent writer always wins); None if nothing differs."""
+    sets, removes, conditions = [], [], ["attribute_exists(PK)"]
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    for n, attribute in enumerate(INDEX_ATTRIBUTES):
+        want, have = expected[attribute], item.get(attribute)
+        names[f"#a{n}"] = attribute
+        if have is None:
+            conditions.append(f"attribute_not_exists(#a{n})")
+        else:
+            values[f":old{n}"] = to_attr(have)
+            conditions.append(f"#a{n} = :old{n}")
+        if want == have:
+            continue
+        if want is None:
+            removes.append(f"#a{n}")
+        else:
+            values[f":new{n}"] = to_attr(want)
+            sets.append(f"#a{n} = :new{n}")
+    if not sets and not removes:
+        return None
+    # Also pin the data the index keys derive from: the revision / amount-free fields that matter.
+    if "Revision" in item:
+        names["#rev"] = "Revision"
+        values[":rev"] = to_attr(item["Revision"])
+        conditions.append("#rev = :rev")
+    if "UpdatedAt" in item:
+        names["#upd"] = "UpdatedAt"
+        values[":upd"] = to_attr(item["UpdatedAt"])
+        conditions.append("#upd = :upd")
+    expression = " ".join(
+        part for part in (f"SET {', '.join(sets)}" if sets else "", f"REMOVE {', '.join(removes)}" if removes else "")
+    )
+    params: dict[str, Any] = {
+        "TableName": table,
+        "Key": {"PK": to_attr(item["PK"]), "SK": to_attr(item["SK"])},
+        "UpdateExpression": expression,
+        "ConditionExpression": " AND ".join(conditions),
+        "ExpressionAttributeNames": {k: v for k, v in names.items() if k in expression or k in " ".join(conditions)},
+    }
+    if values:
+        params["ExpressionAttributeValues"] = values
+    return params
+
+
+class ResumeFile:
+    """LastEvaluatedKey per segment, saved after every page so an interrupted backfill resumes.
+
+    Format: {"table": name, "segments": N, "positions": {"0": key-or-null, ...}, "done": [0, 3]}.
+    """
+
+    def __init__(self, path: Path | None, table: str, segments: int) -> None:
+        self.path = path
+        self.table = table
+        self.segments = segments
+        self.positions: dict[int, dict[str, Any] | None] = {}
+        self.done: set[int] = set()
+        self._lock = threading.Lock()
+        if path and path.exists():
+            state = json.loads(path.read_text())
+            if state.get("table") != table or state.get("segments") != segments:
+                raise ValueError(
+                    f"resume file {path} is for table {state.get('table')} with {state.get('segments')} segments; "
+                    f"use the same --segments or another file"
+                )
+            self.positions = {int(k): v for k, v in state.get("positions", {}).items()}
+            self.done = set(state.get("done", []))
+
+    def save(self, segment: int, last_key: dict[str, Any] | None) -> None:
+        with self._lock:
+            if last_key is None:
+                self.done.add(segment)
+                self.positions.pop(segment, None)
+            else:
+                self.positions[segment] = last_key
+            if self.path:
+                state = {
+                    "table": self.table,
+                    "segments": self.segments,
+                    "positions": {str(k): v for k, v in self.positions.items()},
+                    "done": sorted(self.done),
+                }
+                tmp = self.path.with_suffix(self.path.suffix + ".tmp")
+                tmp.write_text(json.dumps(state))
+                tmp.replace(self.path)
+
+
+class RateLimiter:
+    """Shared token bucket: at most `rate` items per second across all segments (0 = unlimited)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self._next = time.monotonic()
+        self._lock = threading.Lock()
+
+    def acquire(self, items: int) -> None:
+        if self.rate <= 0 or items <= 0:
+            return
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next)
+            self._next = start + items / self.rate
+        delay = start - now
+        if delay > 0:
+            time.sleep(delay)
+
+
+def backfill_indexes(
+    segments: int = 4,
+    rate: float = 0,
+    resume_file: Path | None = None,
+    page_size: int = 500,
+    progress: Callable[[int], None] | None = None,
+    table: str | None = None,
+) -> BackfillCounts:
+    """Parallel Scan (`segments` workers) recomputing every fund item's index attributes.
+
+    Idempotent: an item is written only when its index attributes differ from what its entity
+    derives, with a ConditionExpression on the values read, so a second run updates nothing and
+    a concurrent edit is never overwritten (it is counted as skipped). Resumable through
+    `resume_file`; rate-limited to `rate` scanned items per second.
+    """
+    table = table or table_name()
+    state = ResumeFile(resume_file, table, segments)
+    limiter = RateLimiter(rate)
+    counts = BackfillCounts()
+
+    def run_segment(segment: int) -> None:
+        if segment in state.done:
+            return
+        params: dict[str, Any] = {
+            "TableName": table,
+            "Segment": segment,
+            "TotalSegments": segments,
+            "Limit": page_size,
+        }
+        start_key = state.positions.get(segment)
+        if start_key:
+            params["ExclusiveStartKey"] = start_key
+        while True:
+            response = call("Scan", **params)
+            items = [from_item(raw) for raw in response["Items"]]
+            limiter.acquire(len(items))
+            for item in items:
+                _backfill_item(table, item, counts)
+            counts.add(scanned=len(items))
+            if progress:
+                progress(len(items))
+            last_key = response.get("LastEvaluatedKey")
+            state.save(segment, last_key)
+            if not last_key:
+                return
+            params["ExclusiveStartKey"] = last_key
+
+    with ThreadPoolExecutor(max_workers=segments) as pool:
+        for future in [pool.submit(run_segment, s) for s in range(segments)]:
+            future.result()
+    return counts
+
+
+def _backfill_item(table: str, item: dict[str, Any], counts: BackfillCounts) -> None:
+    try:
+        expected = expected_index_attributes(item)
+    except (ValueError, KeyError):
+        expected = None  # an item this codebase cannot parse is left alone and counted
+    if expected is None:
+        counts.add(skipped=1)
+        return
+    params = _index_update(table, item, expected)
+    if params is None:
+        counts.add(unchanged=1)
+        return
+    try:
+        call("UpdateItem", **params)
+    except ClientError as error:
+        if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+            counts.add(skipped=1)  # changed since we read it: the writer recomputed its keys
+            return
+        raise
+    counts.add(updated=1)
