@@ -125,6 +125,26 @@ def historical_sk(kind: Kind, on: date, revision: int | None = None) -> str:
     return sk
 
 
+VERSION_ID_PATTERN = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:\.([0-9]{1,6}))?")
+
+
+def version_id(on: date, revision: int | None = None) -> str:
+    """Public id of a superseded copy, safe in URLs: '2025-09-01' or '2025-09-01.2'."""
+    return on.isoformat() if revision is None else f"{on.isoformat()}.{revision}"
+
+
+def parse_version_id(value: str) -> tuple[date, int | None]:
+    """Inverse of `version_id` for user input; raises InvalidId when malformed."""
+    match = VERSION_ID_PATTERN.fullmatch(value) if isinstance(value, str) else None
+    if not match:
+        raise InvalidId("version", value)
+    try:
+        on = date.fromisoformat(match.group(1))
+    except ValueError:
+        raise InvalidId("version", value) from None
+    return on, int(match.group(2)) if match.group(2) else None
+
+
 def entry_sk(kind: Kind, position_id: str) -> str:
     """SK of a position entry: CAPITAL_CALL#POSITION_1."""
     if not kind.is_position_entry:
@@ -134,8 +154,10 @@ def entry_sk(kind: Kind, position_id: str) -> str:
 
 def history_range(kind: Kind, start: date | None, end: date | None) -> tuple[str, str]:
     """Inclusive SK bounds for superseded copies between two dates (either may be open)."""
+    # Open bounds bracket every ISO date ('0001-...' to '9999-...'): '0' <= any digit < ':'
+    # (0x3A) < 'L', so the current copy (<KIND>#LATEST) is never inside the range.
     lo = _join(kind.value, start.isoformat()) if start else _join(kind.value, "0")
-    hi = _join(kind.value, end.isoformat()) + _HIGH if end else _join(kind.value, "9")
+    hi = _join(kind.value, end.isoformat()) + _HIGH if end else _join(kind.value, ":")
     return lo, hi
 
 
@@ -170,12 +192,23 @@ def entity_index_keys(kind: Kind, document_id: str, position_id: str | None = No
     """(GSI_PK, GSI_SK) for current documents and position entries."""
     if kind is Kind.DOCUMENT:
         return _join(kind.value, LATEST, validate_id(document_id, "document id")), METADATA
-    if kind.is_position_entry and position_id is not None:
+    if kind.is_position_entry:
         return (
             _join(kind.value, validate_id(position_id, "position id"), validate_id(document_id, "document id")),
             LATEST,
         )
     raise ValueError(f"{kind} has no entity-index key")
+
+
+def parse_entity_index_pk(gsi_pk: str) -> tuple[Kind, str | None, str]:
+    """(kind, position id or None, document id) of a GSI_PK built by `entity_index_keys`."""
+    parts = gsi_pk.split(SEP)
+    kind = Kind(parts[0])
+    if kind is Kind.DOCUMENT and len(parts) == 3 and parts[1] == LATEST:
+        return kind, None, parts[2]
+    if kind.is_position_entry and len(parts) == 3:
+        return kind, parts[1], parts[2]
+    raise ValueError(f"not an entity-index key: {gsi_pk!r}")
 
 
 # --- GSI_Position_Document ------------------------------------------------------------------
@@ -200,24 +233,44 @@ def parse_position_index_sk(gsi2_sk: str) -> tuple[Kind, str]:
 
 def month_shard(as_of: date) -> str:
     """GSI3_PK: LATEST_DOCS#2025-09 (the seed's time-sharded pattern)."""
-    return _join(MONTH_SHARD_PREFIX, f"{as_of:%Y-%m}")
+    return _join(MONTH_SHARD_PREFIX, _month(as_of))
+
+
+def _month(as_of: date) -> str:
+    # Not f"{as_of:%Y-%m}": strftime does not zero-pad years below 1000 on glibc.
+    return f"{as_of.year:04d}-{as_of.month:02d}"
 
 
 def month_index_keys(as_of: date, document_id: str) -> tuple[str, str]:
     return month_shard(as_of), _join(as_of.isoformat(), validate_id(document_id, "document id"))
 
 
+def parse_month_index_sk(gsi3_sk: str) -> tuple[date, str]:
+    """(as-of date, document id) of a GSI3_SK built by `month_index_keys`."""
+    day, _, document_id = gsi3_sk.partition(SEP)
+    return date.fromisoformat(day), document_id
+
+
+def parse_month_shard(gsi3_pk: str) -> tuple[int, int]:
+    """(year, month) of a GSI3_PK built by `month_shard`."""
+    prefix, _, month = gsi3_pk.partition(SEP)
+    if prefix != MONTH_SHARD_PREFIX:
+        raise ValueError(f"not a month shard: {gsi3_pk!r}")
+    return parse_month(month)
+
+
 def parse_month(value: str) -> tuple[int, int]:
     """Parse a 'YYYY-MM' month string from user input; raises InvalidId when malformed."""
-    match = re.fullmatch(r"(\d{4})-(\d{2})", value or "")
-    if not match or not 1 <= int(match.group(2)) <= 12:
+    # [0-9], not \d: \d also matches non-ASCII digits, which int() would accept.
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})", value) if isinstance(value, str) else None
+    if not match or int(match.group(1)) < 1 or not 1 <= int(match.group(2)) <= 12:
         raise InvalidId("month", value)
     return int(match.group(1)), int(match.group(2))
 
 
 def month_catalog_keys(as_of: date) -> tuple[str, str]:
     """The tiny catalog of months that have documents: PK=CATALOG#MONTHS, SK=2025-09."""
-    return MONTH_CATALOG_PK, f"{as_of:%Y-%m}"
+    return MONTH_CATALOG_PK, _month(as_of)
 
 
 # --- audit trail ----------------------------------------------------------------------------
