@@ -57,7 +57,8 @@ class ClientSettings:
 
     def botocore_config(self) -> Config:
         return Config(
-            retries={"mode": "standard", "max_attempts": self.max_attempts},
+            # total_max_attempts counts the first try; botocore's "max_attempts" would count retries only.
+            retries={"mode": "standard", "total_max_attempts": self.max_attempts},
             connect_timeout=self.connect_timeout,
             read_timeout=self.read_timeout,
             max_pool_connections=self.max_pool_connections,
@@ -119,9 +120,11 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
         params.setdefault("ReturnConsumedCapacity", "TOTAL")
     method = getattr(client, _snake(operation))
     started = time.perf_counter()
+    response: dict = {}
     try:
         response = method(**params)
     except ClientError as error:
+        response = error.response  # a refused call is still a request (and may carry its capacity)
         code = error.response.get("Error", {}).get("Code", "")
         if code in UNAVAILABLE_CODES:
             reason = UNAVAILABLE_CODES[code]
@@ -135,15 +138,20 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
         log.error("DynamoDB %s could not be reached: %s", operation, error)
         raise StoreUnavailable(f"cannot reach DynamoDB ({type(error).__name__})") from error
     finally:
-        elapsed_ms = (time.perf_counter() - started) * 1000
+        # Recorded whether it succeeded or not: failed calls (conditional check failed,
+        # cancelled transactions, unreachable store) count like any other request.
+        _record(operation, index, key_condition, response, (time.perf_counter() - started) * 1000)
+    return response
+
+
+def _record(operation: str, index: str | None, key_condition: str | None, response: dict, ms: float) -> None:
     items = response.get("Count", len(response.get("Items", ())))
     if operation == "GetItem":
         items = 1 if "Item" in response else 0
     elif operation == "BatchGetItem":
         items = sum(len(v) for v in response.get("Responses", {}).values())
     read_units, write_units = _capacity(operation, response.get("ConsumedCapacity"))
-    record(RequestRecord(operation, index, items, read_units, write_units, elapsed_ms, key_condition))
-    return response
+    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition))
 
 
 def _capacity(operation: str, consumed: Any) -> tuple[float, float]:
