@@ -10,6 +10,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/dynamodb/", include("fundportal.admin_dashboard.urls")),
     path("admin/", admin.site.urls),
     path("documents/", include("documents.urls")),
     path("positions/", include("positions.urls")),
