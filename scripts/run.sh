@@ -25,8 +25,11 @@ if ! command -v java >/dev/null; then
 fi
 $PY -m fundportal.dynamodb_local serve --port "$PORT" --db-path var/dynamodb &
 pids+=($!)
-for _ in $(seq 1 150); do
-  if $PY -c "import sys; from fundportal.dynamodb_local import answers; sys.exit(0 if answers('$DYNAMODB_ENDPOINT_URL') else 1)"; then break; fi
+echo "Waiting for DynamoDB Local on 127.0.0.1:$PORT..."
+for i in $(seq 1 600); do
+  if (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
+  if ! kill -0 "${pids[0]}" 2>/dev/null; then echo "error: DynamoDB Local did not start" >&2; exit 1; fi
+  if [ "$i" = 600 ]; then echo "error: DynamoDB Local did not answer within 120 s" >&2; exit 1; fi
   sleep 0.2
 done
 
