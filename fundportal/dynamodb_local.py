@@ -124,7 +124,7 @@ def start(port: int | None = None, db_path: Path | None = None, in_memory: bool 
     if in_memory:
         command += ["-inMemory"]
     else:
-        db_path = db_path or BASE_DIR / "var" / "dynamodb"
+        db_path = (db_path or BASE_DIR / "var" / "dynamodb").resolve()  # the JVM runs in EMULATOR_DIR
         db_path.mkdir(parents=True, exist_ok=True)
         command += ["-sharedDb", "-dbPath", str(db_path)]
     log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the JVM
