@@ -1,0 +1,152 @@
+"""Fault injection through botocore's event hooks (see faults.py), on DynamoDB Local.
+
+The retry policy is pinned: botocore retry mode "standard" with settings.DYNAMODB_MAX_ATTEMPTS
+attempts in all. TransactionConflict is never retried by botocore; the repository retries it
+with the same ClientRequestToken. A write whose reply is lost may have landed: retrying it must
+neither apply it twice nor report a conflict with itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+
+import pytest
+from botocore.retries import standard
+
+from fundportal.dynamo import Conflict, FundRepository, StoreUnavailable
+from fundportal.dynamo.client import reset_clients
+from fundportal.dynamo.keys import Kind
+from tests.faults import Attempt, inject, internal_error, landed_then_timed_out, throttled, transaction_conflict
+
+pytestmark = pytest.mark.local_only
+
+
+@pytest.fixture(autouse=True)
+def pinned_policy(settings, monkeypatch):
+    """The production policy (4 attempts), fresh clients (a fresh retry quota), and no sleeping
+    between attempts: botocore's backoff delay is the only thing replaced, to keep tests fast."""
+    settings.DYNAMODB_MAX_ATTEMPTS = 4
+    monkeypatch.setattr(standard.ExponentialBackoff, "delay_amount", lambda self, context: 0)
+    reset_clients()
+    yield
+    reset_clients()
+
+
+def always(reply):
+    return lambda number, attempt: reply()
+
+
+def first(n, fault):
+    """Apply `fault` to the first n attempts, then let requests through to DynamoDB Local."""
+
+    def apply(number: int, attempt: Attempt):
+        return fault(attempt) if number <= n else None
+
+    return apply
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [(throttled, "throttled"), (internal_error, "internal server error")],
+)
+def test_throttling_and_5xx_retried_per_policy_then_unavailable(local_sample, reply, reason):
+    with inject(always(reply), {"GetItem"}) as faults, pytest.raises(StoreUnavailable) as raised:
+        FundRepository().get_document("DOC001")
+    assert faults.count == 4  # settings.DYNAMODB_MAX_ATTEMPTS, no more, no fewer
+    assert raised.value.reason == reason
+
+
+def test_attempts_follow_the_setting(local_sample, settings):
+    settings.DYNAMODB_MAX_ATTEMPTS = 2
+    with inject(always(throttled), {"Query"}) as faults, pytest.raises(StoreUnavailable):
+        FundRepository().document_overview("DOC001")
+    assert faults.count == 2
+
+
+def test_transient_throttling_is_absorbed_by_retries(local_sample):
+    with inject(first(3, lambda a: throttled()), {"GetItem"}) as faults:
+        document = FundRepository().get_document("DOC001")
+    assert document.revision == 2
+    assert faults.count == 4  # three throttled attempts, the fourth answered
+
+
+def test_pages_answer_503_naming_the_problem_when_throttled(local_sample, analyst_client):
+    with inject(always(throttled)):
+        page = analyst_client.get("/documents/")
+        health = analyst_client.get("/healthz")
+    assert page.status_code == 503
+    text = page.content.decode()
+    assert "throttled" in text
+    assert "Traceback" not in text and "botocore" not in text
+    assert health.status_code == 503
+    assert health.json()["reason"] == "throttled"
+
+
+def test_transaction_conflict_retried_with_the_same_token(local_sample):
+    repository = FundRepository()
+    with inject(first(2, lambda a: transaction_conflict()), {"TransactWriteItems"}) as faults:
+        document = repository.restate("DOC001", 2, {"title": "Restated after conflicts"}, user="ana")
+    assert document.revision == 3
+    # botocore does not retry a cancelled transaction: 2 conflicts + 1 success = 3 attempts.
+    assert faults.count == 3
+    assert len({a.body["ClientRequestToken"] for a in faults.attempts}) == 1
+    current, history = repository.all_versions("DOC001")
+    assert current.title == "Restated after conflicts"
+    assert [d.revision for d in history] == [2, 1]
+
+
+def test_restatement_whose_reply_was_lost_applies_once(local_sample):
+    """The first attempt lands but times out; botocore resends the same token: no double apply."""
+    repository = FundRepository()
+    with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}) as faults:
+        document = repository.restate("DOC001", 2, {"title": "Landed once"}, user="ana")
+    assert faults.count == 2
+    assert document.revision == 3
+    current, history = repository.all_versions("DOC001")
+    assert (current.revision, current.title) == (3, "Landed once")
+    assert [d.revision for d in history] == [2, 1]
+    restatements = [e for e in repository.audit_trail("DOC001") if e.action == "restate"]
+    assert len(restatements) == 1
+
+
+def test_restatement_retried_by_the_caller_with_its_token_is_not_a_false_conflict(local_sample, settings):
+    """Every attempt timed out after the write landed; the caller (a resubmitted form) retries
+    with the same token: that is success, not "someone else changed it"."""
+    settings.DYNAMODB_MAX_ATTEMPTS = 1
+    reset_clients()
+    repository = FundRepository()
+    with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}), pytest.raises(StoreUnavailable):
+        repository.restate("DOC001", 2, {"title": "Lost reply"}, user="ana", token="tok-restate-1")
+    document = repository.restate("DOC001", 2, {"title": "Lost reply"}, user="ana", token="tok-restate-1")
+    assert (document.revision, document.title) == (3, "Lost reply")
+    current, history = repository.all_versions("DOC001")
+    assert current.revision == 3
+    assert [d.revision for d in history] == [2, 1]
+    # A different restatement from the same stale revision is still a real conflict.
+    with pytest.raises(Conflict):
+        repository.restate("DOC001", 2, {"title": "Someone else"}, user="bob", token="tok-restate-2")
+
+
+def test_entry_write_whose_reply_was_lost_applies_once(local_sample):
+    repository = FundRepository()
+    entry = repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
+    with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}) as faults:
+        repository.put_entry(replace(entry, amount=Decimal("812345.50")), user="ana")
+    assert faults.count == 2
+    assert repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("812345.50")
+    assert len([e for e in repository.audit_trail("DOC002") if e.action == "update"]) == 1
+
+
+def test_entry_write_retried_by_the_caller_with_its_token_applies_once(local_sample, settings):
+    settings.DYNAMODB_MAX_ATTEMPTS = 1
+    reset_clients()
+    repository = FundRepository()
+    entry = repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
+    changed = replace(entry, amount=Decimal("900000"))
+    with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}), pytest.raises(StoreUnavailable):
+        repository.put_entry(changed, user="ana", token="tok-entry-1")
+    saved = repository.put_entry(changed, user="ana", token="tok-entry-1")
+    assert saved.amount == Decimal("900000")
+    assert repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("900000")
+    assert len([e for e in repository.audit_trail("DOC002") if e.action == "update"]) == 1
