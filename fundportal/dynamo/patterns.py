@@ -351,7 +351,7 @@ def _run_write_patterns(repository: FundRepository, patterns: list[Pattern]) -> 
         removed = maintenance.delete_partitions(
             [keys.document_pk(document_id), keys.audit_pk(document_id)], repository.table
         )
-        log.info("access-pattern explain removed %d throwaway items of %s", removed, document_id)
+        log.debug("access-pattern explain removed %d throwaway items of %s", removed, document_id)
     return results
 
 

@@ -1,0 +1,145 @@
+"""A document's versions from the shell: current and superseded copies in a date range, or a
+field-by-field comparison of one superseded version with the current one."""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import date
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+from rich.console import Console
+from rich.table import Table
+
+from fundportal.dynamo import FundRepository
+from fundportal.dynamo.entities import Document, diff
+from fundportal.dynamo.keys import validate_id
+from fundportal.management.base import DynamoCommand
+
+COMPARED_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency", "revision", "updated_at", "updated_by")
+COLUMNS = (
+    "version",
+    "version_date",
+    "revision",
+    "title",
+    "status",
+    "as_of_date",
+    "currency",
+    "updated_at",
+    "updated_by",
+)
+
+
+def parse_date(value: str | None, option: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"Invalid {option} date '{value}': use YYYY-MM-DD.") from None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
+
+
+def version_row(document: Document) -> dict[str, str]:
+    return {
+        "version": document.version,
+        "version_date": _text(document.version_date) if not document.latest else "current",
+        "revision": str(document.revision),
+        "title": document.title,
+        "status": document.status,
+        "as_of_date": _text(document.as_of_date),
+        "currency": document.currency,
+        "updated_at": _text(document.updated_at),
+        "updated_by": document.updated_by or "",
+    }
+
+
+class Command(DynamoCommand):
+    help = (
+        "Show a document's versions: the current one and superseded copies archived between --from and --to "
+        "(inclusive, YYYY-MM-DD; one Query with SK BETWEEN). --compare DATE shows field-by-field differences "
+        "between the version archived on that date and the current one. "
+        "Example: manage.py document_history DOC001 --compare 2025-09-01"
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("document", help="document id, e.g. DOC001")
+        parser.add_argument("--from", dest="start", metavar="DATE", help="first archive date (YYYY-MM-DD)")
+        parser.add_argument("--to", dest="end", metavar="DATE", help="last archive date (YYYY-MM-DD)")
+        parser.add_argument("--compare", metavar="DATE", help="compare the version archived on DATE with the current")
+        parser.add_argument("--format", choices=("table", "json", "csv"), default="table", help="(table)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        document_id = validate_id(options["document"], "document id")
+        start = parse_date(options["start"], "--from")
+        end = parse_date(options["end"], "--to")
+        compare = parse_date(options["compare"], "--compare")
+        if start and end and start > end:
+            raise CommandError(f"--from {start} is after --to {end}.")
+        repository = FundRepository()
+        if compare is not None:
+            self.compare(repository, document_id, compare, options["format"])
+            return
+        if start is None and end is None:
+            current, history = repository.all_versions(document_id)  # one Query, begins_with
+        else:
+            current = repository.get_document(document_id)
+            history = repository.document_versions(document_id, start, end)  # one Query, SK BETWEEN
+        rows = [version_row(current)] + [version_row(d) for d in history]  # type: ignore[arg-type]
+        self.emit(rows, COLUMNS, options["format"], title=f"{document_id}: {len(history)} superseded versions")
+
+    def compare(self, repository: FundRepository, document_id: str, on: date, output: str) -> None:
+        current, history = repository.all_versions(document_id)
+        candidates = [d for d in history if d.version_date == on]
+        if not candidates:
+            dates = ", ".join(sorted({_text(d.version_date) for d in history})) or "none"
+            raise CommandError(f"Document '{document_id}' has no version archived on {on} (archived: {dates}).")
+        then = max(candidates, key=lambda d: (d.version_revision or 0, d.revision))
+        changes = diff(then, current, COMPARED_FIELDS)
+        rows = [{"field": name, "then": _text(old), "now": _text(new)} for name, (old, new) in changes.items()]
+        if output == "json":
+            payload = {
+                "document": document_id,
+                "compared": on.isoformat(),
+                "revision_then": then.revision,
+                "revision_now": current.revision,
+                "differences": rows,
+            }
+            self.stdout.write(json.dumps(payload, indent=2))
+            return
+        title = f"{document_id}: version of {on} (revision {then.revision}) vs current (revision {current.revision})"
+        if not rows and output == "table":
+            self.stdout.write(f"{title}: no differences.")
+            return
+        self.emit(rows, ("field", "then", "now"), output, title=title)
+
+    def emit(self, rows: list[dict[str, str]], columns: tuple[str, ...], output: str, title: str) -> None:
+        if output == "json":
+            self.stdout.write(json.dumps(rows, indent=2))
+        elif output == "csv":
+            writer = csv.DictWriter(_Lines(self.stdout), fieldnames=columns, lineterminator="")
+            writer.writeheader()
+            writer.writerows(rows)
+        else:
+            table = Table(title=title)
+            for column in columns:
+                table.add_column(column.replace("_", " "), overflow="fold")
+            for row in rows:
+                table.add_row(*(row[c] for c in columns))
+            Console(file=getattr(self.stdout, "_out", self.stdout), width=200, highlight=False).print(table)
+
+
+class _Lines:
+    """File-like adapter: one csv row per OutputWrapper.write call (which adds the newline)."""
+
+    def __init__(self, out: Any) -> None:
+        self.out = out
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
