@@ -132,7 +132,7 @@ def start(port: int | None = None, db_path: Path | None = None, in_memory: bool 
     server = DynamoDBLocal(process, port, log)
     try:
         wait_ready(server)
-    except DynamoDBLocalError:
+    except BaseException:  # including Ctrl-C or SIGTERM while waiting: never leave a JVM behind
         server.stop()
         raise
     return server
@@ -170,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--db-path", type=Path, default=BASE_DIR / "var" / "dynamodb")
     serve.add_argument("--in-memory", action="store_true")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         if args.command == "install":
             print(f"DynamoDB Local ready in {install()}")
@@ -180,14 +181,19 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     where = "in memory" if args.in_memory else f"data in {args.db_path}"
     print(f"DynamoDB Local listening on {server.endpoint} ({where})", flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: server.stop())
+    # SIGTERM raises SystemExit so the JVM is stopped from the main flow, not inside the
+    # handler (Popen.wait() is not re-entrant).
     try:
         server.process.wait()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         server.stop()
     return 0
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
 
 
 if __name__ == "__main__":
