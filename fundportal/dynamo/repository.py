@@ -6,6 +6,7 @@ keys or boto3 dicts.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import random
 import time
@@ -495,6 +496,7 @@ class FundRepository:
     def put_entry(self, entry: PositionEntry, user: str = "system", token: str | None = None) -> PositionEntry:
         """Record or change a position entry; the document must exist (checked in the same
         transaction). Index keys are recomputed from the entry; the write is idempotent."""
+        check_size(entry.to_item())  # ids and size are refused before any request
         document = self.get_document(entry.document_id, consistent=True)
         previous = self._get(keys.document_pk(entry.document_id), entry.sk, consistent=True)
         now = utcnow()
@@ -590,7 +592,7 @@ class FundRepository:
             for attempt in range(max_attempts):
                 response = call("BatchWriteItem", RequestItems={self.table: pending})
                 pending = response.get("UnprocessedItems", {}).get(self.table, [])
-                if not pending:
+                if not pending or attempt == max_attempts - 1:
                     break
                 _backoff(attempt)
             if pending:
@@ -606,7 +608,8 @@ class FundRepository:
             # Bounded window of in-flight batches so a huge iterable is not materialised.
             window: list[Any] = []
             for batch in requests():
-                window.append(pool.submit(write, batch))
+                # Each worker runs in a copy of this context, so its calls reach our collectors.
+                window.append(pool.submit(contextvars.copy_context().run, write, batch))
                 if len(window) >= workers * 4:
                     written += window.pop(0).result()
             written += sum(f.result() for f in window)
