@@ -1,0 +1,76 @@
+"""Every URL of the site, found by walking the resolver (so new pages are covered as they land),
+and a way to fill in its parameters with chosen or dummy valid values."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.resolvers import RegexPattern
+
+_ROUTE_PARAM = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>\w+)>")
+_REGEX_GROUP = re.compile(r"\(\?P<(?P<name>\w+)>(?P<body>[^)]*)\)")
+
+# Dummy valid values by parameter name: ids of the seed sample, where they exist.
+DUMMY = {
+    "document_id": "DOC001",
+    "position_id": "POSITION_1",
+    "kind": "capital_call",
+    "content_type_id": "1",
+    "object_id": "1",
+    "app_label": "auth",
+    "url": "no-such-page/",
+}
+PUBLIC = {"/healthz", "/accounts/login/", "/admin/login/"}
+
+
+@dataclass(frozen=True)
+class Route:
+    template: str  # e.g. "/documents/<str:document_id>/", regex parts reduced to plain text
+    params: tuple[str, ...]
+    name: str | None
+
+    @property
+    def is_admin(self) -> bool:
+        return self.template.startswith("/admin/")
+
+    def build(self, values: dict[str, str] | Callable[[str], str] | None = None) -> str:
+        def value(name: str) -> str:
+            if callable(values):
+                return values(name)
+            if values and name in values:
+                return values[name]
+            return DUMMY.get(name, "x1")
+
+        return _ROUTE_PARAM.sub(lambda m: value(m["name"]), self.template)
+
+
+def _plain(pattern) -> str:
+    text = str(pattern)
+    if isinstance(pattern, RegexPattern):
+        text = text.lstrip("^").rstrip("$")
+        text = _REGEX_GROUP.sub(lambda m: f"<{m['name']}>", text)
+    return text
+
+
+def routes() -> list[Route]:
+    found: list[Route] = []
+
+    def walk(patterns, prefix: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, prefix + _plain(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                template = "/" + prefix + _plain(pattern.pattern)
+                params = tuple(m["name"] for m in _ROUTE_PARAM.finditer(template))
+                found.append(Route(template, params, pattern.name))
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+def analyst_routes() -> list[Route]:
+    """The project's own pages (documents, positions, the DynamoDB admin dashboard)."""
+    return [r for r in routes() if r.template.startswith(("/documents/", "/positions/", "/admin/dynamodb/"))]
