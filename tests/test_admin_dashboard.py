@@ -161,6 +161,15 @@ def test_table_page_explains_a_missing_table(staff_client, backend, settings):
     assert "does not exist" in response.content.decode()
 
 
+@pytest.mark.parametrize("name", ["table", "explorer"])
+def test_unreachable_dynamodb_is_a_503_page(staff_client, settings, name):
+    settings.DYNAMODB_ENDPOINT_URL = "http://127.0.0.1:9"
+    settings.DYNAMODB_MAX_ATTEMPTS = 1
+    response = staff_client.get(url(name), {"document": "DOC001"} if name == "explorer" else {})
+    assert response.status_code == 503
+    assert "cannot reach DynamoDB" in response.content.decode()
+
+
 def test_explorer_shows_doc001s_collection(staff_client, sample):
     response = staff_client.get(url("explorer"), {"document": "DOC001"})
     html = response.content.decode()
@@ -174,12 +183,14 @@ def test_explorer_shows_doc001s_collection(staff_client, sample):
     assert "GSI3_PK=LATEST_DOCS#2025-09" in html
     assert "&quot;Amount&quot;: 1500000" in html  # JSON view, Decimal as an exact number
     assert "End of the collection." in html
+    assert 'href="?position=POSITION_2"' in html  # position items link to the position's collection
 
 
 def test_explorer_shows_position_1s_collection(staff_client, sample):
     html = staff_client.get(url("explorer"), {"position": "POSITION_1"}).content.decode()
     assert shown_sort_keys(html) == POSITION_1_GSI2_SKS
     assert POSITION_INDEX in html
+    assert 'href="?document=DOC002"' in html
 
 
 def test_explorer_paginates(staff_client, sample):
