@@ -32,7 +32,7 @@ from fundportal.dynamo.entities import (
 from fundportal.dynamo.errors import BadCursor, Conflict, InvalidId, ItemTooLarge, NotFound, UnprocessedItems
 from fundportal.dynamo.instrumentation import collect
 from fundportal.dynamo.keys import Kind
-from fundportal.dynamo.repository import BATCH_WRITE_SIZE, MAX_ITEM_BYTES, document_items
+from fundportal.dynamo.repository import MAX_ITEM_BYTES, document_items
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 RESTATED_ON = date(2025, 10, 5)
