@@ -235,7 +235,7 @@ class FundRepository:
         cursor is signed and bound to (index, position, kind); `carry` rides along in it.
         """
         pk = keys.position_index_pk(position_id)
-        binding = (POSITION_INDEX, position_id, kind.value if kind else None)
+        binding = _position_binding(position_id, kind)
         params: dict[str, Any] = {
             "TableName": self.table,
             "IndexName": POSITION_INDEX,
@@ -256,6 +256,15 @@ class FundRepository:
         last_key = response.get("LastEvaluatedKey")
         next_cursor = cursors.encode(last_key, binding, carry) if last_key else None
         return PositionPage(position_id, entries, next_cursor, extra)
+
+    def reseal_position_cursor(
+        self, next_cursor: str, position_id: str, carry: dict[str, Any], kind: Kind | None = None
+    ) -> str:
+        """A page's `next_cursor` signed again with a `carry` computed from that page's entries
+        (running totals); raises BadCursor if it is not a cursor of this position query."""
+        binding = _position_binding(position_id, kind)
+        start_key, _ = cursors.decode(next_cursor, binding)
+        return cursors.encode(start_key, binding, carry)
 
     def position_entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
         """Every entry of a position, all pages (reports and CSV export)."""
@@ -305,6 +314,14 @@ class FundRepository:
         if current is None:
             raise NotFound("Document", document_id)
         return current, history
+
+    def get_document_version(self, document_id: str, version: str) -> Document:
+        """One superseded copy by its public version id ('2025-09-01' or '2025-09-01.2'): GetItem."""
+        on, revision = keys.parse_version_id(version)
+        item = self._get(keys.document_pk(document_id), keys.historical_sk(Kind.DOCUMENT, on, revision))
+        if item is None:
+            raise NotFound("Document version", f"{document_id} {version}")
+        return Document.from_item(item)
 
     # Pattern 9
     def documents_in_month(self, year: int, month: int, newest_first: bool = True) -> list[DocumentSummary]:
@@ -626,6 +643,11 @@ class FundRepository:
                 key_condition="PK = :pk", ExpressionAttributeValues={":pk": {"S": keys.document_pk(document_id)}}
             )
         )
+
+
+def _position_binding(position_id: str, kind: Kind | None) -> tuple[Any, ...]:
+    """What a position-page cursor is bound to: the index, the position and the kind filter."""
+    return (POSITION_INDEX, position_id, kind.value if kind else None)
 
 
 def _backoff(attempt: int, base: float = 0.05, cap: float = 2.0) -> None:
