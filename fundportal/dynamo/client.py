@@ -3,6 +3,7 @@ the one place a DynamoDB API call is made, timed, recorded and its errors transl
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -88,8 +89,33 @@ def get_client() -> Any:
                     if session.get_credentials() is None:
                         kwargs.update(aws_access_key_id="local", aws_secret_access_key="local")  # noqa: S106
                 client = boto3.session.Session().client("dynamodb", **kwargs)
+                client.meta.events.register("before-parse.dynamodb.Query", _take_query_items)
                 _clients[key] = client
     return client
+
+
+def _take_query_items(response_dict: dict[str, Any], customized_response_dict: dict[str, Any], **_: Any) -> None:
+    """Hand a successful Query's Items to the caller straight from the JSON body.
+
+    botocore's generic parser walks every attribute value against the service model, which is
+    most of a large Query's client time; DynamoDB's wire format for an item is already the
+    {"S": ...} / {"N": "..."} shape it would produce, except binary (base64 on the wire, bytes
+    from botocore): a body that may hold binary is left to botocore. Otherwise json parses
+    the Items and botocore parses the rest (Count, LastEvaluatedKey, ConsumedCapacity) as
+    usual. Errors (status >= 300) are left entirely to botocore; signing, retries and the
+    CRC32 check (done on the raw HTTP response) are unaffected.
+    """
+    if response_dict.get("status_code", 500) >= 300:
+        return
+    body = response_dict.get("body")
+    if not isinstance(body, bytes) or not body or b'"B":' in body or b'"BS":' in body:
+        return
+    parsed = json.loads(body)
+    items = parsed.pop("Items", None) if isinstance(parsed, dict) else None
+    if items is None:
+        return
+    customized_response_dict["Items"] = items
+    response_dict["body"] = json.dumps(parsed).encode()
 
 
 def reset_clients() -> None:

@@ -1,0 +1,74 @@
+"""Synthetic fund documents, built as the project's entities (so the proper design's items and
+index keys come from entities.to_item / keys.py, exactly as the portal writes them)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any
+
+from fundportal.dynamo.client import to_item
+from fundportal.dynamo.entities import (
+    CapitalActivity,
+    CapitalCall,
+    Distribution,
+    Document,
+    PositionEntry,
+    UnfundedCommitment,
+)
+from fundportal.dynamo.repository import document_items
+
+LOADED_AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
+ENTRY_CLASSES = (CapitalCall, Distribution, UnfundedCommitment)
+STATUSES = ("Pending", "Completed", "Active")
+
+
+def as_of(number: int) -> date:
+    """Quarter ends spread over 2023-2025 (so the month index has several shards)."""
+    quarter = number % 12
+    return date(2023 + quarter // 4, 3 * (quarter % 4) + 1, 28)
+
+
+def entries(document_id: str, positions: list[str], on: date, fund_id: str = "FUND_B") -> list[PositionEntry]:
+    out: list[PositionEntry] = []
+    for n, position_id in enumerate(positions):
+        for cls, base in zip(ENTRY_CLASSES, (250_000, 40_000, 900_000), strict=True):
+            out.append(
+                cls(
+                    document_id=document_id,
+                    position_id=position_id,
+                    fund_id=fund_id,
+                    investor_id=f"INV_{position_id}",
+                    amount=Decimal(base + 1_000 * n) + Decimal("0.50"),
+                    status=STATUSES[n % 3],
+                    as_of_date=on,
+                    due_date=on,
+                    updated_at=LOADED_AT,
+                    updated_by="bench",
+                )
+            )
+    return out
+
+
+def document(document_id: str, positions: list[str], number: int = 0, history: bool = False) -> list[dict[str, Any]]:
+    """Plain-valued items of one document: current document and capital activity (and, with
+    `history`, one superseded copy of each) plus three entries per position."""
+    on = as_of(number)
+    common = {"document_id": document_id, "as_of_date": on, "updated_at": LOADED_AT, "updated_by": "bench"}
+    doc = Document(**common, title=f"Statement {document_id}", fund_id="FUND_B", revision=2 if history else 1)
+    activity = CapitalActivity(**common, amount=Decimal("5000000.00"), revision=2 if history else 1)
+    # The month-catalog item is shared by documents: left out here (a batch must not repeat a key).
+    items = [
+        i
+        for i in document_items(doc, activity, entries(document_id, positions, on))
+        if i["EntityType"] != "MonthCatalog"
+    ]
+    if history:
+        items.append(doc.superseded(date(on.year, on.month, 1)).to_item())
+        items.append(activity.superseded(date(on.year, on.month, 1)).to_item())
+    return items
+
+
+def typed(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Items in DynamoDB's typed JSON form (for BatchWriteItem)."""
+    return [to_item(item) for item in items]

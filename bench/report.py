@@ -1,0 +1,170 @@
+"""The Markdown report (printed and written to bench/results/latest.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TARGETS = {
+    "layer_over_raw": 1.15,
+    "query_ratio": 1.3,
+    "page_over_query": 1.5,
+    "bulk_load_ratio": 1.0,
+}
+
+
+def _mark(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def render(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    out = [
+        "# Benchmark results",
+        "",
+        f"{results['generated_at']} · {results['mode']} run · {m['cpu_count']} CPUs ({m['machine']}) · "
+        f"Python {m['python']} · boto3 {m['boto3']} / botocore {m['botocore']} · PynamoDB {m['pynamodb']} · "
+        f"DynamoDB Local {m['dynamodb_local']} (in memory, loopback) · total {results.get('total_seconds', '?')} s",
+        "",
+        "Medians after warm-up; every ratio comes from contenders measured side by side, interleaved in "
+        "shuffled order within each trial of the same run.",
+    ]
+    if "scale" in results:
+        out += ["", *_scale(results["scale"])]
+    if "overview" in results:
+        out += ["", *_overview(results["overview"])]
+    if "pages" in results:
+        out += ["", *_pages(results["pages"])]
+    if "bulk_load" in results:
+        out += ["", *_bulk(results["bulk_load"])]
+    out += ["", *_targets(results)]
+    return "\n".join(out) + "\n"
+
+
+def _scale(scale: dict[str, Any]) -> list[str]:
+    rows = []
+    for size, by_design in scale["sizes"].items():
+        for design, ops in by_design["designs"].items():
+            for op, r in ops.items():
+                rows.append(
+                    [
+                        f"{int(size):,}",
+                        design,
+                        op,
+                        r["requests"],
+                        f"{r['rcu']:g}",
+                        f"{r['median_ms']:.1f}",
+                        r["trials"],
+                    ]
+                )
+    lines = [
+        "## 1. The seed's comparison: three designs as the table grows",
+        "",
+        f"Document overview of a {scale['document_positions']}-position document and one position across "
+        f"{scale['position_documents']} documents; the rest of each table is other documents of the same shape. "
+        "Requests and RCU as reported by DynamoDB (ReturnConsumedCapacity=TOTAL).",
+        "",
+        *_table(["items in table", "design", "access pattern", "requests", "RCU", "median ms", "trials"], rows),
+        "",
+        f"Overview at the largest size ÷ at the smallest: proper single-table design **{scale['query_ratio']}x**, "
+        f"position-centric {scale['position_centric_ratio']}x, Scan design **{scale['scan_ratio']}x**.",
+    ]
+    if scale.get("notes"):
+        lines += ["", *[f"- {n}" for n in scale["notes"]]]
+    return lines
+
+
+def _overview(overview: dict[str, Any]) -> list[str]:
+    lines = [
+        "## 2. Document overview: data layer vs raw boto3 vs Table resource vs PynamoDB",
+        "",
+        "Same table, same items, one Query on the document partition (following LastEvaluatedKey). "
+        "Wall = median ms per overview; CPU = median client process CPU ms.",
+        "",
+    ]
+    rows = []
+    for positions, r in overview.items():
+        if not isinstance(r, dict) or "contenders" not in r:
+            continue
+        for name, c in r["contenders"].items():
+            rows.append(
+                [
+                    positions,
+                    f"{r['items']} items, {r['kb']} KB, {r['requests']} req, {r['rcu']:g} RCU",
+                    name,
+                    f"{c['median_ms']:.2f}",
+                    f"{c['cpu_ms']:.2f}",
+                    f"{c['over_raw']:.2f}x",
+                    f"{c['cpu_over_raw']:.2f}x",
+                ]
+            )
+    lines += _table(["positions", "document", "contender", "wall ms", "CPU ms", "wall ÷ raw", "CPU ÷ raw"], rows)
+    return lines
+
+
+def _pages(pages: dict[str, Any]) -> list[str]:
+    if pages.get("skipped"):
+        return ["## 3. Pages through gunicorn", "", f"Skipped: {pages['skipped']}"]
+    rows = [
+        [
+            p["path"],
+            p["requests"],
+            f"{p['p50_ms']:.1f}",
+            f"{p['p95_ms']:.1f}",
+            f"{p['rps']:.0f}",
+            f"{p['query_p50_ms']:.1f}",
+            f"{p['page_over_query']:.2f}x",
+        ]
+        for p in pages["pages"]
+    ]
+    return [
+        "## 3. Pages through gunicorn",
+        "",
+        f"gunicorn, {pages['workers']} workers, fundportal.settings.local, signed-in session, "
+        f"{pages['concurrency']} concurrent clients (http.client keep-alive), {pages['document_positions']}-position "
+        "document. Query p50 = the data layer's query for the same page measured in the bench process.",
+        "",
+        *_table(["page", "requests", "p50 ms", "p95 ms", "req/s", "query p50 ms", "page ÷ query"], rows),
+    ]
+
+
+def _bulk(bulk: dict[str, Any]) -> list[str]:
+    rows = [
+        [name, f"{r['items']:,}", f"{r['seconds']:.1f}", f"{r['items_per_s']:,.0f}"] for name, r in bulk["runs"].items()
+    ]
+    return [
+        "## 4. Bulk load",
+        "",
+        bulk["description"],
+        "",
+        *_table(["loader", "items", "seconds", "items/s"], rows),
+        "",
+        f"Ratio {bulk['ratio']}x raw single-thread.",
+    ]
+
+
+def _targets(results: dict[str, Any]) -> list[str]:
+    rows = []
+    overview = results.get("overview", {})
+    for positions in ("100", "1000"):
+        if positions in overview:
+            v = overview[positions]["layer_over_raw"]
+            rows.append([f"data layer ÷ raw boto3, {positions} positions", "≤ 1.15x", f"{v}x", _mark(v <= 1.15)])
+    scale = results.get("scale")
+    if scale:
+        v = scale["query_ratio"]
+        rows.append(["overview at largest ÷ smallest table", "≤ 1.3x", f"{v}x", _mark(v <= 1.3)])
+    pages = results.get("pages")
+    if pages and not pages.get("skipped"):
+        v = pages["page_over_query"]
+        rows.append(["page p50 ÷ data-layer query p50", "≤ 1.5x", f"{v}x", _mark(v <= 1.5)])
+    bulk = results.get("bulk_load")
+    if bulk:
+        v = bulk["ratio"]
+        rows.append(["bulk load ÷ raw single-thread", "≥ 1.0x", f"{v}x", _mark(v >= 1.0)])
+    return ["## Targets", "", *_table(["target", "goal", "measured", ""], rows)]

@@ -1,0 +1,10 @@
+"""Django settings for the bench process itself (the pages section runs gunicorn with
+fundportal.settings.local instead, as in production-like local use)."""
+
+from fundportal.settings.base import *  # noqa: F403
+from fundportal.settings.base import LOGGING, env
+
+SECRET_KEY = "bench-only-not-secret"
+DEBUG = False
+DATABASES = {"default": env.db("DATABASE_URL", default="sqlite://:memory:")}
+LOGGING["root"]["level"] = "WARNING"

@@ -1,0 +1,91 @@
+"""The data layer's client hands Query Items over from the JSON body instead of botocore's
+generic parser (a performance change, issue 8). These tests pin that the result is exactly
+what botocore would have produced, that paging, capacity accounting and error translation are
+unchanged, on moto and on DynamoDB Local."""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from fundportal.dynamo.client import call
+from fundportal.dynamo.errors import StoreUnavailable
+from fundportal.dynamo.instrumentation import collect
+
+
+def plain_client(backend):
+    """A stock boto3 client (no hooks) on the same backend."""
+    kwargs = {"region_name": "us-east-1"}
+    if backend.endpoint:
+        kwargs["endpoint_url"] = backend.endpoint
+    return boto3.client("dynamodb", **kwargs)
+
+
+def query(backend, **params):
+    return {
+        "TableName": backend.table,
+        "KeyConditionExpression": "PK = :pk",
+        "ExpressionAttributeValues": {":pk": {"S": "DOC001"}},
+        **params,
+    }
+
+
+def test_items_are_exactly_what_botocore_parses(sample):
+    ours = call("Query", **query(sample))
+    stock = plain_client(sample).query(**query(sample))
+    assert len(ours["Items"]) == 10
+    assert ours["Items"] == stock["Items"]
+    assert ours["Count"] == stock["Count"] == 10
+    amounts = {item["SK"]["S"]: item["Amount"]["N"] for item in ours["Items"] if "Amount" in item}
+    assert amounts["CAPITAL_CALL#POSITION_1"] == "500000"
+
+
+def test_paging_keys_and_capacity_still_parsed_by_botocore(sample):
+    pages = []
+    params = query(sample, Limit=4)
+    with collect() as requests:
+        while True:
+            response = call("Query", **params)
+            pages.append(response["Items"])
+            if "LastEvaluatedKey" not in response:
+                break
+            assert response["LastEvaluatedKey"]["PK"] == {"S": "DOC001"}
+            params["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    assert [len(p) for p in pages] == [4, 4, 2]
+    assert [r.items for r in requests.records] == [4, 4, 2]
+    stock = plain_client(sample).query(**query(sample))
+    assert [i for p in pages for i in p] == stock["Items"]
+
+
+def test_consumed_capacity_recorded(local_sample):
+    with collect() as requests:
+        call("Query", **query(local_sample))
+    assert requests.count == 1
+    assert requests.records[0].read_units > 0
+
+
+def test_count_only_query_has_no_items(sample):
+    response = call("Query", **query(sample, Select="COUNT"))
+    assert response["Count"] == 10
+    assert "Items" not in response
+
+
+def test_errors_are_still_parsed_and_translated(local_sample):
+    with pytest.raises(ClientError) as caught:
+        call("Query", **query(local_sample, KeyConditionExpression="PK = :missing"))
+    assert caught.value.response["Error"]["Code"] == "ValidationException"
+    with pytest.raises(StoreUnavailable, match="does not exist"):
+        call("Query", **query(local_sample, TableName="no_such_table"))
+
+
+def test_binary_values_are_left_to_botocore(backend):
+    item = {"PK": {"S": "BLOB"}, "SK": {"S": "ONE"}, "Data": {"B": b"\x00\xff"}, "Tags": {"BS": [b"a"]}}
+    call("PutItem", TableName=backend.table, Item=item)
+    response = call(
+        "Query",
+        TableName=backend.table,
+        KeyConditionExpression="PK = :pk",
+        ExpressionAttributeValues={":pk": {"S": "BLOB"}},
+    )
+    assert response["Items"] == [item]
