@@ -384,7 +384,7 @@ class AuditEntry:
     def to_item(self) -> dict[str, Any]:
         return {
             "PK": keys.audit_pk(self.document_id),
-            "SK": keys.audit_sk(self.at.isoformat(), self.token),
+            "SK": keys.audit_sk(self.at.isoformat(timespec="microseconds"), self.token),
             "EntityType": "AuditEntry",
             "DocumentId": self.document_id,
             "At": self.at.isoformat(),

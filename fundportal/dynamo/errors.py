@@ -65,10 +65,12 @@ class Conflict(DataLayerError):
         self.updated_at = updated_at
         who = f" by {updated_by}" if updated_by else ""
         when = f" at {updated_at:%Y-%m-%d %H:%M:%S} UTC" if updated_at else ""
-        self.user_message = (
-            f"{what} '{key}' was changed{who}{when} (now revision {current_revision}, "
-            f"you loaded revision {expected_revision}). Reload and apply your change again."
+        revisions = (
+            f" (now revision {current_revision}, you loaded revision {expected_revision})"
+            if expected_revision is not None
+            else ""
         )
+        self.user_message = f"{what} '{key}' was changed{who}{when}{revisions}. Reload and apply your change again."
         super().__init__(self.user_message)
 
 

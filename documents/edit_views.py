@@ -1,0 +1,213 @@
+"""Analyst writes: create a document, record/change/remove position entries, restate a
+document, and read its audit trail.
+
+Every write view requires `fundportal.edit_fund_data`; the permission is checked in
+`dispatch`, before any DynamoDB request, so a viewer's POST gets 403 and writes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.functional import cached_property
+from django.views.generic import FormView, TemplateView
+
+from documents.forms import KIND_LABELS, CreateDocumentForm, EntryForm, RestateForm
+from fundportal.dynamo import AlreadyExists, Conflict, FundRepository
+from fundportal.dynamo.entities import Document, PositionEntry
+from fundportal.dynamo.errors import InvalidId
+from fundportal.dynamo.keys import Kind
+from fundportal.models import EDIT_PERMISSION
+from fundportal.templatetags.money import money
+
+
+class EditorRequiredMixin(PermissionRequiredMixin):
+    """403 (not a login redirect) for signed-in analysts without the edit permission."""
+
+    permission_required = EDIT_PERMISSION
+    raise_exception = True
+
+    @property
+    def username(self) -> str:
+        return self.request.user.get_username()
+
+    def to_document(self, document_id: str) -> HttpResponse:
+        return redirect("documents:detail", document_id=document_id)
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        """Invalid input re-renders the form with its messages, as a 400."""
+        return self.render_to_response(self.get_context_data(form=form), status=400)
+
+
+def entry_kind(slug: str) -> Kind:
+    """The position-entry kind named in a URL (400 for anything else)."""
+    kind = Kind.from_slug(slug)
+    if not kind.is_position_entry:
+        raise InvalidId("entry kind", slug)
+    return kind
+
+
+def describe(entry: PositionEntry) -> str:
+    return f"{KIND_LABELS[entry.kind]} for {entry.position_id}"
+
+
+def conflict_response(request: HttpRequest, error: Conflict, document_id: str) -> HttpResponse:
+    """The 409 page: who changed the data and when; nothing was written."""
+    context = {"error": error, "document_id": document_id, "retry_url": request.get_full_path()}
+    return render(request, "409.html", context, status=409)
+
+
+class DocumentCreateView(EditorRequiredMixin, FormView):
+    """Conditional put of a new document; an existing id is a form error."""
+
+    form_class = CreateDocumentForm
+    template_name = "documents/edit/document_form.html"
+
+    def form_valid(self, form: CreateDocumentForm) -> HttpResponse:
+        try:
+            document = FundRepository().create_document(form.document(), form.activity(), user=self.username)
+        except AlreadyExists:
+            form.add_error("document_id", f"A document with id '{form.cleaned_data['document_id']}' already exists.")
+            return self.form_invalid(form)
+        messages.success(self.request, f"Document {document.document_id} created.")
+        return self.to_document(document.document_id)
+
+
+class EntryEditView(EditorRequiredMixin, FormView):
+    """Record a new position entry (`entries/new/`) or change one (`entries/<kind>/<pos>/edit/`)."""
+
+    form_class = EntryForm
+    template_name = "documents/edit/entry_form.html"
+
+    @property
+    def document_id(self) -> str:
+        return self.kwargs["document_id"]
+
+    @property
+    def is_new(self) -> bool:
+        return "kind" not in self.kwargs
+
+    @cached_property
+    def repository(self) -> FundRepository:
+        return FundRepository()
+
+    @cached_property
+    def document(self) -> Document:
+        return self.repository.get_document(self.document_id)
+
+    @cached_property
+    def existing(self) -> PositionEntry | None:
+        if self.is_new:
+            return None
+        kind = entry_kind(self.kwargs["kind"])
+        return self.repository.get_entry(self.document_id, kind, self.kwargs["position_id"])
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()
+        kwargs["fixed"] = not self.is_new
+        return kwargs
+
+    def get_initial(self) -> dict[str, Any]:
+        if self.existing is not None:
+            return EntryForm.initial_for(self.existing)
+        initial: dict[str, Any] = {"fund_id": self.document.fund_id}
+        if self.request.GET.get("kind") in {kind.slug for kind in KIND_LABELS}:
+            initial["kind"] = self.request.GET["kind"]
+        if self.request.GET.get("position"):
+            initial["position_id"] = self.request.GET["position"]
+        return initial
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        label = describe(self.existing) if self.existing else None
+        context.update(document=self.document, entry=self.existing, is_new=self.is_new, label=label)
+        return context
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not self.is_new:
+            self.existing  # noqa: B018 - 404/400 for an unknown entry before validating the form
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: EntryForm) -> HttpResponse:
+        entry = form.entry(self.document_id)
+        try:
+            saved = self.repository.put_entry(entry, user=self.username, new=self.is_new)
+        except AlreadyExists:
+            form.add_error(
+                None,
+                f"{describe(entry)} already exists in {self.document_id}; change it instead.",
+            )
+            return self.form_invalid(form)
+        except Conflict as error:
+            return conflict_response(self.request, error, self.document_id)
+        verb = "recorded" if self.is_new else "changed"
+        messages.success(self.request, f"{describe(saved)} {verb}: {money(saved.amount, saved.currency)}.")
+        return self.to_document(self.document_id)
+
+
+class EntryDeleteView(EditorRequiredMixin, TemplateView):
+    """Removal asks for confirmation (GET); only POST deletes."""
+
+    template_name = "documents/edit/entry_confirm_delete.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        entry = FundRepository().get_entry(kwargs["document_id"], entry_kind(kwargs["kind"]), kwargs["position_id"])
+        context.update(entry=entry, label=describe(entry))
+        return context
+
+    def post(self, request: HttpRequest, document_id: str, kind: str, position_id: str) -> HttpResponse:
+        entry_type = entry_kind(kind)
+        try:
+            FundRepository().delete_entry(document_id, entry_type, position_id, user=self.username)
+        except Conflict as error:
+            return conflict_response(request, error, document_id)
+        messages.success(request, f"{KIND_LABELS[entry_type]} for {position_id} removed.")
+        return self.to_document(document_id)
+
+
+class RestateView(EditorRequiredMixin, TemplateView):
+    """Publish a restated document, conditioned on the revision the form was loaded with."""
+
+    template_name = "documents/edit/restate_form.html"
+
+    def get(self, request: HttpRequest, document_id: str) -> HttpResponse:
+        overview = FundRepository().document_overview(document_id)
+        form = RestateForm(initial=RestateForm.initial_for(overview.document, overview.capital_activity))
+        return self.render_to_response(
+            self.get_context_data(form=form, document=overview.document, activity=overview.capital_activity)
+        )
+
+    def post(self, request: HttpRequest, document_id: str) -> HttpResponse:
+        form = RestateForm(request.POST)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form), status=400)
+        try:
+            document = FundRepository().restate(
+                document_id,
+                form.cleaned_data["expected_revision"],
+                form.changes(),
+                form.activity_changes(),
+                user=self.username,
+            )
+        except Conflict as error:
+            return conflict_response(request, error, document_id)
+        messages.success(request, f"Document {document_id} restated: now revision {document.revision}.")
+        return self.to_document(document_id)
+
+
+class AuditTrailView(LoginRequiredMixin, TemplateView):
+    """Who changed what and when in a document (any signed-in analyst may read it)."""
+
+    template_name = "documents/edit/audit.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        repository = FundRepository()
+        document = repository.get_document(kwargs["document_id"])
+        context.update(document=document, entries=repository.audit_trail(document.document_id))
+        return context

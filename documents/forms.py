@@ -1,0 +1,199 @@
+"""Forms for analyst writes. They validate user input and build domain objects; they never
+see keys or DynamoDB items."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+from fundportal.dynamo import InvalidId
+from fundportal.dynamo.entities import (
+    ACTIVITY_STATUSES,
+    CURRENCIES,
+    DOCUMENT_STATUSES,
+    ENTRY_CLASSES,
+    ENTRY_STATUSES,
+    CapitalActivity,
+    Document,
+    PositionEntry,
+)
+from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
+
+# Path segments under /documents/ that a document id would shadow.
+RESERVED_DOCUMENT_IDS = frozenset({"new", "search"})
+MAX_AMOUNT_DIGITS = 18  # up to 9,999,999,999,999,999.99
+
+
+def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(v, v) for v in values]
+
+
+KIND_LABELS = {
+    Kind.CAPITAL_CALL: "Capital call",
+    Kind.DISTRIBUTION: "Distribution",
+    Kind.UNFUNDED_COMMITMENT: "Unfunded commitment",
+}
+KIND_CHOICES = [(kind.slug, KIND_LABELS[kind]) for kind in POSITION_KINDS]
+
+
+class IdField(forms.CharField):
+    """An id as keys.validate_id accepts it: 1-64 letters, digits, '_', '-' or '.'."""
+
+    def __init__(self, *, what: str, **kwargs: Any) -> None:
+        self.what = what
+        kwargs.setdefault("max_length", 64)
+        super().__init__(**kwargs)
+
+    def validate(self, value: str) -> None:
+        super().validate(value)
+        if value in self.empty_values:
+            return
+        try:
+            validate_id(value, self.what)
+        except InvalidId as error:
+            raise forms.ValidationError(error.user_message, code="invalid_id") from None
+
+
+def amount_field(**kwargs: Any) -> forms.DecimalField:
+    """Money: a Decimal >= 0 with at most 2 decimal places."""
+    return forms.DecimalField(
+        min_value=Decimal(0),
+        max_digits=MAX_AMOUNT_DIGITS,
+        decimal_places=2,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+        **kwargs,
+    )
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class CreateDocumentForm(forms.Form):
+    document_id = IdField(what="document id", label="Document id")
+    title = forms.CharField(max_length=200)
+    fund_id = IdField(what="fund id", label="Fund id")
+    as_of_date = forms.DateField(label="As-of date", widget=DateInput)
+    currency = forms.ChoiceField(choices=_choices(CURRENCIES), initial="USD")
+    status = forms.ChoiceField(choices=_choices(DOCUMENT_STATUSES), initial="Active")
+    activity_amount = amount_field(label="Capital activity amount", required=False)
+    activity_status = forms.ChoiceField(
+        label="Capital activity status", choices=[("", "—"), *_choices(ACTIVITY_STATUSES)], required=False
+    )
+
+    def clean_document_id(self) -> str:
+        document_id = self.cleaned_data["document_id"]
+        if document_id.lower() in RESERVED_DOCUMENT_IDS:
+            raise forms.ValidationError(f"'{document_id}' is reserved; choose another document id.")
+        return document_id
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("activity_status") and data.get("activity_amount") is None:
+            self.add_error("activity_amount", "Give the capital activity amount, or leave its status empty.")
+        return data
+
+    def document(self) -> Document:
+        data = self.cleaned_data
+        return Document(
+            document_id=data["document_id"],
+            title=data["title"],
+            fund_id=data["fund_id"],
+            as_of_date=data["as_of_date"],
+            currency=data["currency"],
+            status=data["status"],
+        )
+
+    def activity(self) -> CapitalActivity | None:
+        data = self.cleaned_data
+        if data.get("activity_amount") is None:
+            return None
+        return CapitalActivity(
+            document_id=data["document_id"],
+            amount=data["activity_amount"],
+            status=data.get("activity_status") or "Pending",
+            currency=data["currency"],
+        )
+
+
+class EntryForm(forms.Form):
+    """A position's capital call, distribution or unfunded commitment in one document.
+
+    When changing an existing entry, `kind` and `position_id` are fixed (disabled)."""
+
+    kind = forms.ChoiceField(label="Entry", choices=KIND_CHOICES)
+    position_id = IdField(what="position id", label="Position id")
+    fund_id = IdField(what="fund id", label="Fund id")
+    investor_id = IdField(what="investor id", label="Investor id")
+    amount = amount_field()
+    status = forms.ChoiceField(choices=_choices(ENTRY_STATUSES), initial="Pending")
+    due_date = forms.DateField(label="Due date", widget=DateInput, required=False)
+
+    def __init__(self, *args: Any, fixed: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if fixed:
+            self.fields["kind"].disabled = True
+            self.fields["position_id"].disabled = True
+
+    def entry_kind(self) -> Kind:
+        return Kind.from_slug(self.cleaned_data["kind"])
+
+    def entry(self, document_id: str) -> PositionEntry:
+        data = self.cleaned_data
+        return ENTRY_CLASSES[self.entry_kind()](
+            document_id=document_id,
+            position_id=data["position_id"],
+            fund_id=data["fund_id"],
+            investor_id=data["investor_id"],
+            amount=data["amount"],
+            status=data["status"],
+            due_date=data.get("due_date"),
+        )
+
+    @staticmethod
+    def initial_for(entry: PositionEntry) -> dict[str, Any]:
+        return {
+            "kind": entry.kind.slug,
+            "position_id": entry.position_id,
+            "fund_id": entry.fund_id,
+            "investor_id": entry.investor_id,
+            "amount": entry.amount,
+            "status": entry.status,
+            "due_date": entry.due_date,
+        }
+
+
+class RestateForm(forms.Form):
+    """A restated document header and capital activity, tied to the revision it was loaded with."""
+
+    title = forms.CharField(max_length=200)
+    status = forms.ChoiceField(choices=_choices(DOCUMENT_STATUSES))
+    activity_amount = amount_field(
+        label="Capital activity amount",
+        required=False,
+        help_text="Leave empty to keep the capital activity as it is.",
+    )
+    activity_status = forms.ChoiceField(label="Capital activity status", choices=_choices(ACTIVITY_STATUSES))
+    expected_revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    @staticmethod
+    def initial_for(document: Document, activity: CapitalActivity | None) -> dict[str, Any]:
+        return {
+            "title": document.title,
+            "status": document.status,
+            "activity_amount": activity.amount if activity else None,
+            "activity_status": activity.status if activity else "Pending",
+            "expected_revision": document.revision,
+        }
+
+    def changes(self) -> dict[str, Any]:
+        return {"title": self.cleaned_data["title"], "status": self.cleaned_data["status"]}
+
+    def activity_changes(self) -> dict[str, Any] | None:
+        """None when the document has no capital activity and none was given."""
+        amount = self.cleaned_data.get("activity_amount")
+        if amount is None:
+            return None
+        return {"amount": amount, "status": self.cleaned_data["activity_status"]}
