@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from django import forms
@@ -149,6 +149,18 @@ class ComparedField:
     @property
     def changed(self) -> bool:
         return self.current != self.historical
+
+    @property
+    def shown(self) -> tuple[str, str]:
+        return _shown(self.current), _shown(self.historical)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, datetime):
+        return f"{value:%Y-%m-%d %H:%M} UTC"
+    if isinstance(value, date):
+        return value.isoformat()
+    return "—" if value in (None, "") else str(value)
 
 
 COMPARED_FIELDS = (
