@@ -29,14 +29,15 @@ class Plan:
     page_requests: int
     page_concurrency: int
     bulk_items: int
+    bulk_rounds: int
 
     @classmethod
     def full(cls) -> Plan:
-        return cls(20, 3, (1_000, 10_000, 100_000), 5, (10, 100, 1000), 400, 4, 20_000)
+        return cls(20, 3, (1_000, 10_000, 100_000), 5, (10, 100, 1000), 400, 4, 20_000, 3)
 
     @classmethod
     def quick(cls) -> Plan:
-        return cls(5, 1, (1_000, 5_000), 3, (10, 100), 60, 2, 2_000)
+        return cls(5, 1, (1_000, 5_000), 3, (10, 100), 60, 2, 2_000, 1)
 
 
 def setup_django(endpoint: str, table: str) -> None:
@@ -128,5 +129,5 @@ def run_section(section: str, endpoint: str, plan: Plan, args: argparse.Namespac
     if section == "bulk_load":
         from . import bulk
 
-        return bulk.run(endpoint, plan.bulk_items)
+        return bulk.run(endpoint, plan.bulk_items, plan.bulk_rounds)
     raise ValueError(section)
