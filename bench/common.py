@@ -19,7 +19,15 @@ import boto3
 from botocore.config import Config
 
 REGION = "us-east-1"
-CREDENTIALS = {"aws_access_key_id": "local", "aws_secret_access_key": "local"}  # DynamoDB Local only
+
+
+def credentials() -> dict[str, str]:
+    """The process's (fake) keys: DynamoDB Local keeps one database per access key, so every
+    client of a run - ours, the data layer's, PynamoDB's, gunicorn's - must use the same."""
+    return {
+        "aws_access_key_id": os.environ.get("AWS_ACCESS_KEY_ID", "local"),
+        "aws_secret_access_key": os.environ.get("AWS_SECRET_ACCESS_KEY", "local"),
+    }
 
 
 @dataclass
@@ -98,13 +106,13 @@ def botocore_config(pool: int = 32) -> Config:
 def raw_client(endpoint: str, pool: int = 32) -> Any:
     """A plain boto3 DynamoDB client, configured like the data layer's."""
     return boto3.session.Session().client(
-        "dynamodb", endpoint_url=endpoint, region_name=REGION, config=botocore_config(pool), **CREDENTIALS
+        "dynamodb", endpoint_url=endpoint, region_name=REGION, config=botocore_config(pool), **credentials()
     )
 
 
 def resource_table(endpoint: str, table: str) -> Any:
     resource = boto3.session.Session().resource(
-        "dynamodb", endpoint_url=endpoint, region_name=REGION, config=botocore_config(), **CREDENTIALS
+        "dynamodb", endpoint_url=endpoint, region_name=REGION, config=botocore_config(), **credentials()
     )
     return resource.Table(table)
 

@@ -16,7 +16,7 @@ from fundportal.dynamo import FundRepository, tables
 from fundportal.dynamo.instrumentation import collect
 
 from . import data
-from .common import CREDENTIALS, REGION, interleave, load, raw_client, resource_table
+from .common import REGION, credentials, interleave, load, raw_client, resource_table
 
 SIZES = (10, 100, 1000)
 CONTENDERS = ("raw boto3 client", "data layer", "boto3 Table resource", "PynamoDB")
@@ -93,7 +93,7 @@ def pynamodb_model(endpoint: str, table: str) -> type:
             "GSI3_SK",
         )
     }
-    meta = type("Meta", (), {"table_name": table, "host": endpoint, "region": REGION, **CREDENTIALS})
+    meta = type("Meta", (), {"table_name": table, "host": endpoint, "region": REGION, **credentials()})
     return type(
         "FundItem",
         (Model,),

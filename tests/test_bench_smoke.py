@@ -1,0 +1,77 @@
+"""Keep the benchmarks from rotting: import every bench module and run the smallest pieces on
+DynamoDB Local. No timing is asserted here (benchmarks are not tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import bulk, common, designs, overview, pages, report
+from fundportal.dynamo.client import call
+from fundportal.dynamo.instrumentation import collect
+
+pytestmark = pytest.mark.local_only
+
+
+def test_interleave_runs_every_contender_each_trial():
+    calls = []
+    samples = common.interleave({"a": lambda: calls.append("a"), "b": lambda: calls.append("b")}, trials=4, warmup=1)
+    assert sorted(calls) == ["a"] * 5 + ["b"] * 5
+    assert samples["a"].trials == samples["b"].trials == 4
+    assert common.percentile([1, 2, 3, 4], 50) == 2
+
+
+def test_overview_contenders_read_the_same_document(local_backend):
+    results = overview.run(local_backend.endpoint, "bench_smoke_overview", (10,), trials=1, warmup=0)
+    row = results["10"]
+    assert row["items"] == 34
+    assert row["requests"] == 1
+    assert set(row["contenders"]) == set(overview.CONTENDERS)
+    assert "document_overview" in overview.profile("bench_smoke_overview", 10, calls=1)
+
+
+def test_three_designs_answer_with_the_same_items(local_backend):
+    designs.create_tables(local_backend.endpoint)
+    designs.grow(local_backend.endpoint, 0, designs.DOCUMENTS_PER_POSITION)
+    costs = {}
+    for (design, op), fn in designs.operations().items():
+        with collect() as requests:
+            result = fn()
+        costs[(design, op)] = requests.operations
+        assert designs._result_size(result) == (
+            designs.ITEMS_PER_DOCUMENT if op == "document overview" else 3 * designs.DOCUMENTS_PER_POSITION
+        )
+    assert costs[(designs.PROPER, "document overview")] == ["Query"]
+    assert costs[(designs.PROPER, "position across documents")] == ["Query"]
+    assert costs[(designs.POSITION_CENTRIC, "document overview")] == ["Query"] * 31
+    assert costs[(designs.BROKEN, "document overview")][0] == "Query"
+    assert set(costs[(designs.BROKEN, "position across documents")]) == {"Scan"}
+    for name in designs.TABLES.values():
+        call("DeleteTable", TableName=name)
+
+
+def test_bulk_load_section_loads_the_same_items(local_backend):
+    result = bulk.run(local_backend.endpoint, 200, rounds=1)
+    assert result["ratio"] > 0
+    counts = {run["items"] for run in result["runs"].values()}
+    assert len(counts) == 1
+
+
+def test_report_renders_targets_and_skipped_pages():
+    results = {
+        "generated_at": "now",
+        "mode": "quick",
+        "machine": common.machine_info(),
+        "pages": {"skipped": "not there yet"},
+        "bulk_load": {"description": "d", "runs": {}, "ratio": 1.2},
+    }
+    text = report.render(results)
+    assert "Skipped: not there yet" in text
+    assert "bulk load ÷ raw single-thread" in text
+    assert results["machine"]["dynamodb_local"] != "unknown"
+
+
+def test_pages_section_knows_the_page_urls():
+    from django.urls import reverse
+
+    assert reverse("documents:detail", kwargs={"document_id": pages.DOCUMENT}) == "/documents/PG_00/"
+    assert reverse("positions:detail", kwargs={"position_id": pages.POSITION}) == "/positions/POS_0000/"
