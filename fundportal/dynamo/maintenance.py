@@ -115,7 +115,7 @@ def _index_update(table: str, item: dict[str, Any], expected: dict[str, Any]) ->
             sets.append(f"#a{n} = :new{n}")
     if not sets and not removes:
         return None
-    # Also pin the data the index keys derive from: the revision / amount-free fields that matter.
+    # Pin the item as read: any concurrent write changes Revision or UpdatedAt.
     if "Revision" in item:
         names["#rev"] = "Revision"
         values[":rev"] = to_attr(item["Revision"])
@@ -132,7 +132,7 @@ def _index_update(table: str, item: dict[str, Any], expected: dict[str, Any]) ->
         "Key": {"PK": to_attr(item["PK"]), "SK": to_attr(item["SK"])},
         "UpdateExpression": expression,
         "ConditionExpression": " AND ".join(conditions),
-        "ExpressionAttributeNames": {k: v for k, v in names.items() if k in expression or k in " ".join(conditions)},
+        "ExpressionAttributeNames": names,
     }
     if values:
         params["ExpressionAttributeValues"] = values
@@ -153,7 +153,10 @@ class ResumeFile:
         self.done: set[int] = set()
         self._lock = threading.Lock()
         if path and path.exists():
-            state = json.loads(path.read_text())
+            try:
+                state = json.loads(path.read_text())
+            except (OSError, ValueError) as error:
+                raise ValueError(f"resume file {path} cannot be read: {error}") from None
             if state.get("table") != table or state.get("segments") != segments:
                 raise ValueError(
                     f"resume file {path} is for table {state.get('table')} with {state.get('segments')} segments; "
@@ -161,6 +164,10 @@ class ResumeFile:
                 )
             self.positions = {int(k): v for k, v in state.get("positions", {}).items()}
             self.done = set(state.get("done", []))
+
+    @property
+    def complete(self) -> bool:
+        return len(self.done) == self.segments
 
     def save(self, segment: int, last_key: dict[str, Any] | None) -> None:
         with self._lock:
@@ -208,6 +215,7 @@ def backfill_indexes(
     page_size: int = 500,
     progress: Callable[[int], None] | None = None,
     table: str | None = None,
+    state: ResumeFile | None = None,
 ) -> BackfillCounts:
     """Parallel Scan (`segments` workers) recomputing every fund item's index attributes.
 
@@ -217,7 +225,7 @@ def backfill_indexes(
     `resume_file`; rate-limited to `rate` scanned items per second.
     """
     table = table or table_name()
-    state = ResumeFile(resume_file, table, segments)
+    state = state or ResumeFile(resume_file, table, segments)
     limiter = RateLimiter(rate)
     counts = BackfillCounts()
 
