@@ -294,3 +294,17 @@ def test_seed_keys_exactly():
         "DISTRIBUTION#DOC001",
     )
     assert keys.month_index_keys(date(2025, 9, 30), "DOC001") == ("LATEST_DOCS#2025-09", "2025-09-30#DOC001")
+
+
+@given(dates, revisions)
+def test_public_version_id_round_trips(on, revision):
+    """The URL-safe id of a superseded copy ('2025-09-01' or '2025-09-01.2') names its SK."""
+    version = keys.version_id(on, revision)
+    assert keys.validate_id(version) == version
+    assert keys.parse_version_id(version) == (on, revision)
+
+
+@pytest.mark.parametrize("bad", ["", "2025-9-1", "2025-09-01.", "2025-09-01#2", "2025-02-30", "2025-09-01.٢", None])
+def test_malformed_version_ids_are_invalid(bad):
+    with pytest.raises(InvalidId):
+        keys.parse_version_id(bad)
