@@ -1,13 +1,16 @@
 """DynamoDB down: every page that needs DynamoDB answers a 503 page naming the problem (never a
-stack trace), /healthz answers 503, the site recovers by itself when DynamoDB is back, and the
-commands exit non-zero with one line. Items over 400 KB are refused before any request."""
+stack trace), /healthz answers 503, the site recovers by itself when DynamoDB is back (with
+every write kept: restart persistence), and the commands exit non-zero with one line. Items
+over 400 KB are refused before any request."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from django.core.management import CommandError, call_command
 from fundportal.dynamo import FundRepository, ItemTooLarge, tables
 from fundportal.dynamo.entities import Document
 from fundportal.dynamo.instrumentation import collect
+from fundportal.dynamo.keys import Kind
 from fundportal.dynamodb_local import free_port, start
 from tests.urlmap import analyst_routes
 
@@ -53,7 +57,31 @@ def get_pages(client) -> dict[str, tuple[int, int, str]]:
     return pages
 
 
+def write_some(repository: FundRepository) -> dict:
+    restated = repository.restate("DOC001", 2, {"title": "Restated before the restart"}, user="ana")
+    entry = repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
+    repository.put_entry(replace(entry, amount=Decimal("123456.78")), user="ana")
+    return {"revision": restated.revision, "amount": Decimal("123456.78")}
+
+
+def assert_persisted(written: dict) -> None:
+    """Restart persistence (the `make run` DynamoDB Local: -sharedDb -dbPath): items and indexes."""
+    repository = FundRepository()
+    status = tables.describe()
+    assert status.active and not status.problems
+    current, history = repository.all_versions("DOC001")
+    assert (current.revision, current.title) == (written["revision"], "Restated before the restart")
+    assert [d.revision for d in history] == [2, 1]
+    assert repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == written["amount"]
+    amounts = {e.document_id: e.amount for e in repository.position_entries("POSITION_1", Kind.CAPITAL_CALL)}
+    assert amounts["DOC002"] == written["amount"]
+    assert repository.get_document_via_index("DOC001").title == "Restated before the restart"
+    assert {a.action for a in repository.audit_trail("DOC001")} == {"restate"}
+
+
 def test_pages_503_while_dynamodb_is_down_and_recover_by_themselves(editor_client, settings, tmp_path):
+    """Uses DynamoDB Local as `make run` does (persistent, -sharedDb -dbPath), so the restart
+    also proves that writes, the table and its indexes survive it."""
     port = free_port()
     server = start(port, db_path=tmp_path)
     try:
@@ -61,6 +89,7 @@ def test_pages_503_while_dynamodb_is_down_and_recover_by_themselves(editor_clien
         settings.DYNAMODB_TABLE = "reliability_test"
         tables.create()
         call_command("seed_demo", sample=True, stdout=open(os.devnull, "w"))
+        written = write_some(FundRepository())
         up = get_pages(editor_client)
         assert editor_client.get("/healthz").status_code == 200
         needs_dynamodb = {path for path, (status, requests, _) in up.items() if requests and status < 500}
@@ -82,6 +111,7 @@ def test_pages_503_while_dynamodb_is_down_and_recover_by_themselves(editor_clien
         assert editor_client.get("/healthz").status_code == 200
         again = get_pages(editor_client)
         assert {p: s for p, (s, _, _) in again.items()} == {p: s for p, (s, _, _) in up.items()}
+        assert_persisted(written)
     finally:
         server.stop()
 
