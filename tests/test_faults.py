@@ -12,10 +12,11 @@ from dataclasses import replace
 from decimal import Decimal
 
 import pytest
+from botocore.exceptions import ClientError
 from botocore.retries import standard
 
 from fundportal.dynamo import Conflict, FundRepository, StoreUnavailable
-from fundportal.dynamo.client import reset_clients
+from fundportal.dynamo.client import call, reset_clients
 from fundportal.dynamo.keys import Kind
 from tests.faults import Attempt, inject, internal_error, landed_then_timed_out, throttled, transaction_conflict
 
@@ -150,3 +151,16 @@ def test_entry_write_retried_by_the_caller_with_its_token_applies_once(local_sam
     assert saved.amount == Decimal("900000")
     assert repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("900000")
     assert len([e for e in repository.audit_trail("DOC002") if e.action == "update"]) == 1
+
+
+def test_dynamodb_local_honours_a_repeated_client_request_token(local_backend):
+    """What the layer relies on: the same token within 10 minutes is a no-op success (even
+    though the repeat's condition would now fail); other parameters with it are refused."""
+    item = {"PK": {"S": "TOKEN_PROBE"}, "SK": {"S": "PROBE"}, "EntityType": {"S": "Probe"}}
+    put = {"Put": {"TableName": local_backend.table, "Item": item, "ConditionExpression": "attribute_not_exists(PK)"}}
+    call("TransactWriteItems", TransactItems=[put], ClientRequestToken="tok-probe")
+    call("TransactWriteItems", TransactItems=[put], ClientRequestToken="tok-probe")
+    other = {"Put": {**put["Put"], "Item": {**item, "SK": {"S": "OTHER"}}}}
+    with pytest.raises(ClientError) as raised:
+        call("TransactWriteItems", TransactItems=[other], ClientRequestToken="tok-probe")
+    assert raised.value.response["Error"]["Code"] == "IdempotentParameterMismatchException"
