@@ -112,6 +112,9 @@ class EntryEditView(EditorRequiredMixin, FormView):
         return kwargs
 
     def get_initial(self) -> dict[str, Any]:
+        if self.request.method == "POST":
+            # The fixed fields of a change come from the URL; put_entry checks the entry exists.
+            return {} if self.is_new else {"kind": self.kwargs["kind"], "position_id": self.kwargs["position_id"]}
         if self.existing is not None:
             return EntryForm.initial_for(self.existing)
         initial: dict[str, Any] = {"fund_id": self.document.fund_id}
@@ -129,7 +132,7 @@ class EntryEditView(EditorRequiredMixin, FormView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not self.is_new:
-            self.existing  # noqa: B018 - 404/400 for an unknown entry before validating the form
+            entry_kind(kwargs["kind"])  # 400 for a kind that is not a position entry
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: EntryForm) -> HttpResponse:

@@ -464,3 +464,26 @@ def test_audit_trail_records_who_when_and_what(sample, editor_client, analyst_cl
     text = page.content.decode()
     for expected in ("UnfundedCommitment POSITION_1", "activity.amount", "525000.75", "editor", "restate"):
         assert expected in text
+
+
+# --- request cost (as documented in the README) -----------------------------------------------
+
+
+def test_each_write_costs_the_documented_requests(sample, editor_client, django_assert_dynamodb_requests):
+    with django_assert_dynamodb_requests(3, ["GetItem", "GetItem", "TransactWriteItems"]):
+        assert editor_client.post(url("entry_add", document_id="DOC001"), ENTRY).status_code == 302
+    with django_assert_dynamodb_requests(3, ["GetItem", "GetItem", "TransactWriteItems"]):
+        assert editor_client.post(url("restate", document_id="DOC001"), restate_data(2)).status_code == 302
+    with django_assert_dynamodb_requests(2, ["GetItem", "TransactWriteItems"]):
+        assert editor_client.post(entry_url("entry_delete")).status_code == 302
+    data = {"document_id": "DOC003", "title": "N", "fund_id": "F", "as_of_date": "2025-10-31", "currency": "USD"}
+    with django_assert_dynamodb_requests(1, ["TransactWriteItems"]):
+        assert editor_client.post(url("create"), {**data, "status": "Active"}).status_code == 302
+    with django_assert_dynamodb_requests(2, ["GetItem", "Query"]):
+        assert editor_client.get(url("audit", document_id="DOC001")).status_code == 200
+
+
+def test_position_page_offers_editors_the_entry_controls(sample, editor_client, analyst_client):
+    edit_link = entry_url("entry_edit")
+    assert edit_link in editor_client.get(reverse("positions:detail", args=["POSITION_1"])).content.decode()
+    assert edit_link not in analyst_client.get(reverse("positions:detail", args=["POSITION_1"])).content.decode()

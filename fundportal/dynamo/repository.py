@@ -14,14 +14,14 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from . import cursor as cursors
 from . import keys
-from .client import call, from_item, table_name, to_item
+from .client import call, from_item, table_name, to_attr, to_item
 from .entities import (
     AuditEntry,
     CapitalActivity,
@@ -34,16 +34,21 @@ from .entities import (
     entity_from_item,
     utcnow,
 )
-from .errors import AlreadyExists, Conflict, DataLayerError, ItemTooLarge, NotFound, UnprocessedItems
+from .errors import (
+    AlreadyExists,
+    Conflict,
+    DataLayerError,
+    ItemTooLarge,
+    NotFound,
+    StoreUnavailable,
+    UnprocessedItems,
+)
 from .keys import Kind
 from .schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 log = logging.getLogger("fundportal.dynamodb")
 
 MAX_ITEM_BYTES = 400 * 1024
-# The ClientRequestToken of the write that last replaced a current item: a caller retrying a
-# write whose reply was lost (same token) finds it here and gets success, not a false conflict.
-REQUEST_TOKEN = "RequestToken"  # noqa: S105 - an attribute name, not a secret
 BATCH_WRITE_SIZE = 25
 TRANSACTION_CONFLICT_RETRIES = 5
 DOCUMENT_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency")
@@ -78,6 +83,38 @@ def _error_code(error: ClientError) -> str:
 
 def _cancellation_codes(error: ClientError) -> list[str]:
     return [reason.get("Code", "None") for reason in error.response.get("CancellationReasons", [])]
+
+
+def _condition_failed(error: ClientError, index: int) -> bool:
+    """True when the cancelled transaction's action at `index` failed its condition."""
+    codes = _cancellation_codes(error)
+    return len(codes) > index and codes[index] == "ConditionalCheckFailed"
+
+
+def _write_failed(error: ClientError) -> DataLayerError:
+    """The typed error for a write that failed for no reason the caller can act on."""
+    if "TransactionConflict" in _cancellation_codes(error):
+        return StoreUnavailable("the document is busy with other writes; try again")
+    log.error("DynamoDB write failed: %s", error)
+    return DataLayerError()
+
+
+# Attributes a position entry must still have, as read, for a change or removal to apply:
+# the audit item records the before/after values, so they must be the values replaced.
+_ENTRY_SEEN_ATTRIBUTES = ("UpdatedAt", "Amount", "Status", "DueDate")
+
+
+def _unchanged_condition(item: dict[str, Any]) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """(ConditionExpression, names, values): the item still has the attributes it was read with."""
+    clauses, names, values = [], {}, {}
+    for i, attribute in enumerate(_ENTRY_SEEN_ATTRIBUTES):
+        names[f"#a{i}"] = attribute
+        if item.get(attribute) is None:
+            clauses.append(f"attribute_not_exists(#a{i})")
+        else:
+            clauses.append(f"#a{i} = :a{i}")
+            values[f":a{i}"] = to_attr(item[attribute])
+    return " AND ".join(clauses), names, values
 
 
 class FundRepository:
@@ -379,6 +416,8 @@ class FundRepository:
         return self._put({"PK": pk, "SK": sk, "EntityType": "MonthCatalog"})
 
     def _audit_put(self, entry: AuditEntry) -> dict[str, Any]:
+        # Microsecond time so a document's audit items sort in the order they were written.
+        entry = replace(entry, at=datetime.now(UTC))
         put = self._put(entry.to_item())
         put["Put"]["ConditionExpression"] = "attribute_not_exists(PK)"
         return put
@@ -432,11 +471,9 @@ class FundRepository:
         try:
             self._transact(actions, token)
         except ClientError as error:
-            if _error_code(error) == "TransactionCanceledException" and _cancellation_codes(error)[0] == (
-                "ConditionalCheckFailed"
-            ):
+            if _condition_failed(error, 0):
                 raise AlreadyExists("Document", document.document_id) from error
-            raise DataLayerError() from error
+            raise _write_failed(error) from error
         return document
 
     # Pattern 10
@@ -455,14 +492,8 @@ class FundRepository:
 
         `token` (ClientRequestToken) makes a retried restatement idempotent.
         """
-        token = token or uuid.uuid4().hex
-        item = self._get(keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT), consistent=True)
-        if item is None:
-            raise NotFound("Document", document_id)
-        current = Document.from_item(item)
+        current = self.get_document(document_id, consistent=True)
         if current.revision != expected_revision:
-            if item.get(REQUEST_TOKEN) == token:
-                return current  # this restatement already landed; only its reply was lost
             raise self._conflict(current, expected_revision)
         activity = self._current_activity(document_id)
         on = on or utcnow().date()
@@ -471,7 +502,7 @@ class FundRepository:
         changes = {k: v for k, v in changes.items() if k != "as_of_date"}  # as-of date is fixed
         new_document = replace(current, **changes, revision=new_revision, updated_at=now, updated_by=user)
         archived = current.superseded(on)
-        doc_put = self._put({**new_document.to_item(), REQUEST_TOKEN: token})
+        doc_put = self._put(new_document.to_item())
         doc_put["Put"]["ConditionExpression"] = "Revision = :expected"
         doc_put["Put"]["ExpressionAttributeValues"] = {":expected": {"N": str(expected_revision)}}
         archive_put = self._put(archived.to_item())
@@ -490,16 +521,17 @@ class FundRepository:
                 put["Put"]["ConditionExpression"] = "attribute_not_exists(PK)"
                 actions.append(put)
             audit_changes.update({f"activity.{k}": v for k, v in diff(activity, new_activity, ACTIVITY_FIELDS).items()})
+        token = token or uuid.uuid4().hex
         actions.append(self._audit_put(AuditEntry(document_id, now, user, "restate", "Document", audit_changes, token)))
         try:
             self._transact(actions, token)
         except ClientError as error:
-            if _error_code(error) == "TransactionCanceledException":
+            checked = "ConditionalCheckFailed" in _cancellation_codes(error)
+            if checked or _error_code(error) == "IdempotentParameterMismatchException":
                 latest = self.get_document(document_id, consistent=True)
-                raise self._conflict(latest, expected_revision) from error
-            if _error_code(error) == "IdempotentParameterMismatchException":
-                raise self._conflict(self.get_document(document_id, consistent=True), expected_revision) from error
-            raise
+                if latest.revision != expected_revision:  # someone else published first
+                    raise self._conflict(latest, expected_revision) from error
+            raise _write_failed(error) from error
         return new_document
 
     def _current_activity(self, document_id: str) -> CapitalActivity | None:
@@ -518,21 +550,40 @@ class FundRepository:
         )
 
     # Pattern 11
-    def put_entry(self, entry: PositionEntry, user: str = "system", token: str | None = None) -> PositionEntry:
+    def put_entry(
+        self, entry: PositionEntry, user: str = "system", token: str | None = None, *, new: bool | None = None
+    ) -> PositionEntry:
         """Record or change a position entry; the document must exist (checked in the same
-        transaction). Index keys are recomputed from the entry; the write is idempotent."""
+        transaction). Index keys are recomputed from the entry; the write is idempotent.
+
+        The entry takes the document's as-of date and currency. `new=True`: an existing entry is
+        AlreadyExists; `new=False`: a missing one is NotFound. The write applies only if the
+        entry is still as read here (so the audit's before/after is exact); otherwise Conflict.
+        """
         check_size(entry.to_item())  # ids and size are refused before any request
         document = self.get_document(entry.document_id, consistent=True)
         previous = self._get(keys.document_pk(entry.document_id), entry.sk, consistent=True)
-        if token and previous and previous.get(REQUEST_TOKEN) == token:
-            return PositionEntry.from_item(previous)  # this write already landed; only its reply was lost
-        now = utcnow()
-        entry = replace(entry, as_of_date=document.as_of_date, updated_at=now, updated_by=user)
-        token = token or uuid.uuid4().hex
         before = PositionEntry.from_item(previous) if previous else None
+        if new and before is not None:
+            raise AlreadyExists(entry.KIND.entity_type, f"{entry.position_id} in {entry.document_id}")
+        if new is False and before is None:
+            raise NotFound(entry.KIND.entity_type, f"{entry.position_id} in {entry.document_id}")
+        now = utcnow()
+        entry = replace(
+            entry, as_of_date=document.as_of_date, currency=document.currency, updated_at=now, updated_by=user
+        )
+        token = token or uuid.uuid4().hex
+        put = self._put(entry.to_item())
+        if previous is None:
+            put["Put"]["ConditionExpression"] = "attribute_not_exists(PK)"
+        else:
+            condition, names, values = _unchanged_condition(previous)
+            put["Put"].update(ConditionExpression=condition, ExpressionAttributeNames=names)
+            if values:
+                put["Put"]["ExpressionAttributeValues"] = values
         actions = [
             self._document_exists_check(entry.document_id),
-            self._put({**entry.to_item(), REQUEST_TOKEN: token}),
+            put,
             self._audit_put(
                 AuditEntry(
                     entry.document_id,
@@ -545,21 +596,29 @@ class FundRepository:
                 )
             ),
         ]
-        self._write_entry(actions, token, entry.document_id)
+        self._write_entry(actions, token, entry.document_id, entry.KIND, entry.position_id)
         return entry
 
     def delete_entry(self, document_id: str, kind: Kind, position_id: str, user: str = "system") -> None:
-        existing = self.get_entry(document_id, kind, position_id)
+        """Remove a position entry (only if unchanged since read) and audit the removed values."""
+        item = self._get(keys.document_pk(document_id), keys.entry_sk(kind, position_id), consistent=True)
+        if item is None:
+            raise NotFound(kind.entity_type, f"{position_id} in {document_id}")
+        existing = PositionEntry.from_item(item)
         now = utcnow()
         token = uuid.uuid4().hex
+        condition, names, values = _unchanged_condition(item)
+        delete: dict[str, Any] = {
+            "TableName": self.table,
+            "Key": {"PK": {"S": keys.document_pk(document_id)}, "SK": {"S": existing.sk}},
+            "ConditionExpression": condition,
+            "ExpressionAttributeNames": names,
+        }
+        if values:
+            delete["ExpressionAttributeValues"] = values
         actions = [
             self._document_exists_check(document_id),
-            {
-                "Delete": {
-                    "TableName": self.table,
-                    "Key": {"PK": {"S": keys.document_pk(document_id)}, "SK": {"S": existing.sk}},
-                }
-            },
+            {"Delete": delete},
             self._audit_put(
                 AuditEntry(
                     document_id,
@@ -572,7 +631,7 @@ class FundRepository:
                 )
             ),
         ]
-        self._write_entry(actions, token, document_id)
+        self._write_entry(actions, token, document_id, kind, position_id)
 
     def _document_exists_check(self, document_id: str) -> dict[str, Any]:
         return {
@@ -583,14 +642,27 @@ class FundRepository:
             }
         }
 
-    def _write_entry(self, actions: list[dict[str, Any]], token: str, document_id: str) -> None:
+    def _write_entry(
+        self, actions: list[dict[str, Any]], token: str, document_id: str, kind: Kind, position_id: str
+    ) -> None:
+        """Run an entry transaction: [document exists check, the entry write, audit put]."""
         try:
             self._transact(actions, token)
         except ClientError as error:
-            codes = _cancellation_codes(error)
-            if codes and codes[0] == "ConditionalCheckFailed":
+            if _condition_failed(error, 0):
                 raise NotFound("Document", document_id) from error
-            raise
+            if _condition_failed(error, 1):
+                item = self._get(keys.document_pk(document_id), keys.entry_sk(kind, position_id), consistent=True)
+                now = PositionEntry.from_item(item) if item else None
+                raise Conflict(
+                    kind.entity_type,
+                    f"{position_id} in {document_id}",
+                    None,
+                    None,
+                    now.updated_by if now else None,
+                    now.updated_at if now else None,
+                ) from error
+            raise _write_failed(error) from error
 
     # Pattern 12
     def bulk_load(
