@@ -157,6 +157,9 @@ def test_viewer_sees_no_edit_controls_and_editor_does(sample, analyst_client, ed
         assert control not in viewer_page
         assert control in editor_page
     assert "Audit trail" in viewer_page
+    new_document = url("create")
+    assert new_document not in analyst_client.get(url("list")).content.decode()
+    assert new_document in editor_client.get(url("list")).content.decode()
 
 
 def test_fund_editors_group_holds_the_permission(editor, analyst):
