@@ -3,19 +3,18 @@ field-by-field comparison of one superseded version with the current one."""
 
 from __future__ import annotations
 
-import csv
 import json
 from datetime import date
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
-from rich.console import Console
 from rich.table import Table
 
 from fundportal.dynamo import FundRepository
 from fundportal.dynamo.entities import Document, diff
 from fundportal.dynamo.keys import validate_id
 from fundportal.management.base import DynamoCommand
+from fundportal.management.output import PipeSafeMixin, console, write_csv
 
 COMPARED_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency", "revision", "updated_at", "updated_by")
 COLUMNS = (
@@ -60,7 +59,7 @@ def version_row(document: Document) -> dict[str, str]:
     }
 
 
-class Command(DynamoCommand):
+class Command(PipeSafeMixin, DynamoCommand):
     help = (
         "Show a document's versions: the current one and superseded copies archived between --from and --to "
         "(inclusive, YYYY-MM-DD; one Query with SK BETWEEN). --compare DATE shows field-by-field differences "
@@ -123,23 +122,11 @@ class Command(DynamoCommand):
         if output == "json":
             self.stdout.write(json.dumps(rows, indent=2))
         elif output == "csv":
-            writer = csv.DictWriter(_Lines(self.stdout), fieldnames=columns, lineterminator="")
-            writer.writeheader()
-            writer.writerows(rows)
+            write_csv(self, columns, rows)
         else:
             table = Table(title=title)
             for column in columns:
                 table.add_column(column.replace("_", " "), overflow="fold")
             for row in rows:
                 table.add_row(*(row[c] for c in columns))
-            Console(file=getattr(self.stdout, "_out", self.stdout), width=200, highlight=False).print(table)
-
-
-class _Lines:
-    """File-like adapter: one csv row per OutputWrapper.write call (which adds the newline)."""
-
-    def __init__(self, out: Any) -> None:
-        self.out = out
-
-    def write(self, text: str) -> None:
-        self.out.write(text)
+            console(self).print(table)

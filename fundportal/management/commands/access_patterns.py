@@ -6,15 +6,15 @@ import json
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
-from rich.console import Console
 from rich.table import Table
 
 from fundportal.dynamo import FundRepository
 from fundportal.dynamo.patterns import PatternResult, run_patterns
 from fundportal.management.base import DynamoCommand
+from fundportal.management.output import PipeSafeMixin, console
 
 
-class Command(DynamoCommand):
+class Command(PipeSafeMixin, DynamoCommand):
     help = (
         "Run the 12 access patterns of DESIGN.md against the live table and print, per pattern, the operation, "
         "index, key condition, items, requests, consumed read units and time. Read patterns use --document and "
@@ -72,8 +72,8 @@ class Command(DynamoCommand):
                 f"{r.consumed_wcu:g}",
                 f"{r.ms:.1f}",
             )
-        console = Console(file=getattr(self.stdout, "_out", self.stdout), width=200, highlight=False)
-        console.print(table)
+        out = console(self)
+        out.print(table)
         notes = {r.note for r in results if r.note}
         for note in sorted(notes):
-            console.print(f"note: {note}")
+            out.print(f"note: {note}")

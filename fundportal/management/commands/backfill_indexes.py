@@ -10,7 +10,7 @@ from django.core.management.base import CommandError, CommandParser
 from fundportal.dynamo import tables
 from fundportal.dynamo.maintenance import ResumeFile, backfill_indexes
 from fundportal.management.base import DynamoCommand
-from fundportal.management.progress import item_progress
+from fundportal.management.output import item_progress
 
 
 class Command(DynamoCommand):

@@ -10,6 +10,7 @@ from django.core.management.base import CommandParser
 from fundportal.dynamo.client import table_name
 from fundportal.dynamo.schema import TABLE, TableDef
 from fundportal.management.base import DynamoCommand
+from fundportal.management.output import PipeSafeMixin
 
 RESOURCE_NAME = "FundTable"
 
@@ -49,7 +50,7 @@ def cloudformation_template(name: str, definition: TableDef = TABLE) -> dict[str
     }
 
 
-class Command(DynamoCommand):
+class Command(PipeSafeMixin, DynamoCommand):
     help = (
         "Print the table definition from fundportal/dynamo/schema.py: a CloudFormation template "
         "(AWS::DynamoDB::Table, on-demand, point-in-time recovery, encryption, GSIs) or the CreateTable "

@@ -13,7 +13,7 @@ from fundportal.dynamo.keys import month_catalog_keys
 from fundportal.dynamo.sample import sample_entities, sample_items
 from fundportal.dynamo.synthetic import SyntheticSpec, generate, item_size
 from fundportal.management.base import DynamoCommand
-from fundportal.management.progress import item_progress
+from fundportal.management.output import item_progress
 
 
 def _positive(value: str) -> int:

@@ -3,7 +3,6 @@ unfunded, DPI). Reads every page of the position index."""
 
 from __future__ import annotations
 
-import csv
 import json
 from dataclasses import dataclass
 from datetime import date
@@ -11,13 +10,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
-from rich.console import Console
 from rich.table import Table
 
 from fundportal.dynamo import FundRepository
 from fundportal.dynamo.entities import PositionEntry, dpi
 from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
 from fundportal.management.base import DynamoCommand
+from fundportal.management.output import PipeSafeMixin, console, write_csv
 
 COLUMNS = ("document", "as_of_date", "entity", "amount", "currency", "status", "due_date", "fund", "investor")
 
@@ -83,7 +82,7 @@ def entry_row(entry: PositionEntry) -> dict[str, str]:
     }
 
 
-class Command(DynamoCommand):
+class Command(PipeSafeMixin, DynamoCommand):
     help = (
         "Report a position (Fund + Investor) across every document: each capital call, distribution and "
         "unfunded commitment, and totals (called, distributed, unfunded = latest by as-of date, DPI). "
@@ -122,9 +121,7 @@ class Command(DynamoCommand):
             self.print_table(position_id, entries, totals)
 
     def write_csv(self, entries: list[PositionEntry]) -> None:
-        writer = csv.DictWriter(_Lines(self.stdout), fieldnames=COLUMNS, lineterminator="")
-        writer.writeheader()
-        writer.writerows(entry_row(e) for e in entries)
+        write_csv(self, COLUMNS, (entry_row(e) for e in entries))
 
     def print_table(self, position_id: str, entries: list[PositionEntry], totals: list[PositionTotals]) -> None:
         documents = len({e.document_id for e in entries})
@@ -135,23 +132,13 @@ class Command(DynamoCommand):
             row = entry_row(entry)
             row["amount"] = money(entry.amount, entry.currency)
             table.add_row(*(row[c] for c in COLUMNS))
-        console = Console(file=getattr(self.stdout, "_out", self.stdout), width=160, highlight=False)
-        console.print(table)
+        out = console(self, width=160)
+        out.print(table)
         for t in totals:
-            console.print(
+            out.print(
                 f"Totals ({t.currency}): called {money(t.called, t.currency)}, "
                 f"distributed {money(t.distributed, t.currency)}, "
                 f"unfunded {money(t.unfunded, t.currency)}"
                 + (f" (as of {t.unfunded_as_of})" if t.unfunded_as_of else "")
                 + f", DPI {t.dpi if t.dpi is not None else '-'}"
             )
-
-
-class _Lines:
-    """File-like adapter: one csv row per OutputWrapper.write call (which adds the newline)."""
-
-    def __init__(self, out: Any) -> None:
-        self.out = out
-
-    def write(self, text: str) -> None:
-        self.out.write(text)
