@@ -3,16 +3,25 @@ and a non-zero exit (Django's CommandError), never a traceback."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from fundportal.dynamo.errors import DataLayerError
 
+# The data layer logs failures for the web site's operators; a command reports them itself,
+# as its one error line, so its own log records would only repeat that line on stderr.
+_DATA_LAYER_LOGGER = logging.getLogger("fundportal.dynamodb")
+
 
 class DynamoCommand(BaseCommand):
     def execute(self, *args: Any, **options: Any) -> Any:
+        previous = _DATA_LAYER_LOGGER.level
+        _DATA_LAYER_LOGGER.setLevel(logging.CRITICAL)
         try:
             return super().execute(*args, **options)
         except DataLayerError as error:
             raise CommandError(str(error)) from error
+        finally:
+            _DATA_LAYER_LOGGER.setLevel(previous)
