@@ -49,6 +49,9 @@ from .schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 log = logging.getLogger("fundportal.dynamodb")
 
 MAX_ITEM_BYTES = 400 * 1024
+# The ClientRequestToken of the write that last replaced a current item: a caller retrying a
+# write whose reply was lost (same token) finds it here and gets success, not a false conflict.
+REQUEST_TOKEN = "RequestToken"  # noqa: S105 - an attribute name, not a secret
 BATCH_WRITE_SIZE = 25
 TRANSACTION_CONFLICT_RETRIES = 5
 DOCUMENT_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency")
@@ -492,8 +495,14 @@ class FundRepository:
 
         `token` (ClientRequestToken) makes a retried restatement idempotent.
         """
-        current = self.get_document(document_id, consistent=True)
+        token = token or uuid.uuid4().hex
+        item = self._get(keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT), consistent=True)
+        if item is None:
+            raise NotFound("Document", document_id)
+        current = Document.from_item(item)
         if current.revision != expected_revision:
+            if item.get(REQUEST_TOKEN) == token:
+                return current  # this restatement already landed; only its reply was lost
             raise self._conflict(current, expected_revision)
         activity = self._current_activity(document_id)
         on = on or utcnow().date()
@@ -502,7 +511,7 @@ class FundRepository:
         changes = {k: v for k, v in changes.items() if k != "as_of_date"}  # as-of date is fixed
         new_document = replace(current, **changes, revision=new_revision, updated_at=now, updated_by=user)
         archived = current.superseded(on)
-        doc_put = self._put(new_document.to_item())
+        doc_put = self._put({**new_document.to_item(), REQUEST_TOKEN: token})
         doc_put["Put"]["ConditionExpression"] = "Revision = :expected"
         doc_put["Put"]["ExpressionAttributeValues"] = {":expected": {"N": str(expected_revision)}}
         archive_put = self._put(archived.to_item())
@@ -521,7 +530,6 @@ class FundRepository:
                 put["Put"]["ConditionExpression"] = "attribute_not_exists(PK)"
                 actions.append(put)
             audit_changes.update({f"activity.{k}": v for k, v in diff(activity, new_activity, ACTIVITY_FIELDS).items()})
-        token = token or uuid.uuid4().hex
         actions.append(self._audit_put(AuditEntry(document_id, now, user, "restate", "Document", audit_changes, token)))
         try:
             self._transact(actions, token)
@@ -564,6 +572,8 @@ class FundRepository:
         document = self.get_document(entry.document_id, consistent=True)
         previous = self._get(keys.document_pk(entry.document_id), entry.sk, consistent=True)
         before = PositionEntry.from_item(previous) if previous else None
+        if token and previous and previous.get(REQUEST_TOKEN) == token:
+            return before  # this write already landed; only its reply was lost
         if new and before is not None:
             raise AlreadyExists(entry.KIND.entity_type, f"{entry.position_id} in {entry.document_id}")
         if new is False and before is None:
@@ -573,7 +583,7 @@ class FundRepository:
             entry, as_of_date=document.as_of_date, currency=document.currency, updated_at=now, updated_by=user
         )
         token = token or uuid.uuid4().hex
-        put = self._put(entry.to_item())
+        put = self._put({**entry.to_item(), REQUEST_TOKEN: token})
         if previous is None:
             put["Put"]["ConditionExpression"] = "attribute_not_exists(PK)"
         else:
