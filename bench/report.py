@@ -28,21 +28,22 @@ def render(results: dict[str, Any]) -> str:
         "# Benchmark results",
         "",
         f"{results['generated_at']} · {results['mode']} run · {m['cpu_count']} CPUs ({m['machine']}) · "
+        f"load average {m['load_average']:.1f} at start, {results.get('load_average_after', 0):.1f} at end · "
         f"Python {m['python']} · boto3 {m['boto3']} / botocore {m['botocore']} · PynamoDB {m['pynamodb']} · "
         f"DynamoDB Local {m['dynamodb_local']} (in memory, loopback) · total {results.get('total_seconds', '?')} s",
         "",
         "Medians after warm-up; every ratio comes from contenders measured side by side, interleaved in "
         "shuffled order within each trial of the same run.",
     ]
-    if "scale" in results:
-        out += ["", *_scale(results["scale"])]
-    if "overview" in results:
-        out += ["", *_overview(results["overview"])]
-    if "pages" in results:
-        out += ["", *_pages(results["pages"])]
-    if "bulk_load" in results:
-        out += ["", *_bulk(results["bulk_load"])]
-    out += ["", *_targets(results)]
+    sections = (("scale", _scale), ("overview", _overview), ("pages", _pages), ("bulk_load", _bulk))
+    for name, render_section in sections:
+        if name not in results:
+            continue
+        if "error" in results[name]:
+            out += ["", f"## {name}", "", f"**Failed:** {results[name]['error']}"]
+        else:
+            out += ["", *render_section(results[name])]
+    out += ["", *_targets({k: v for k, v in results.items() if not (isinstance(v, dict) and "error" in v)})]
     return "\n".join(out) + "\n"
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -81,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     started = time.monotonic()
+    failed = False
     try:
         setup_django(server.endpoint, "bench_fund")
         from . import report
@@ -95,9 +97,15 @@ def main(argv: list[str] | None = None) -> int:
         for section in sections:
             print(f"-- {section} ...", file=sys.stderr, flush=True)
             t0 = time.monotonic()
-            results[section] = run_section(section, server.endpoint, plan, args)
+            try:
+                results[section] = run_section(section, server.endpoint, plan, args)
+            except Exception as error:  # one broken section must not lose the others' figures
+                traceback.print_exc()
+                results[section] = {"error": f"{type(error).__name__}: {error}"}
+                failed = True
             results[section]["seconds"] = round(time.monotonic() - t0, 1)
         results["total_seconds"] = round(time.monotonic() - started, 1)
+        results["load_average_after"] = os.getloadavg()[0]
     finally:
         server.stop()
     markdown = report.render(results)
@@ -107,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "latest.md").write_text(markdown)
         (args.out / "latest.json").write_text(json.dumps(results, indent=2, default=str) + "\n")
         print(f"wrote {args.out / 'latest.md'} and latest.json", file=sys.stderr)
-    return 0
+    return 1 if failed else 0
 
 
 def run_section(section: str, endpoint: str, plan: Plan, args: argparse.Namespace) -> dict[str, Any]:

@@ -8,3 +8,5 @@ SECRET_KEY = "bench-only-not-secret"
 DEBUG = False
 DATABASES = {"default": env.db("DATABASE_URL", default="sqlite://:memory:")}
 LOGGING["root"]["level"] = "WARNING"
+# A filtered Scan page of the broken design can take seconds on a busy machine.
+DYNAMODB_READ_TIMEOUT = 120
