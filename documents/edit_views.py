@@ -138,7 +138,13 @@ class EntryEditView(EditorRequiredMixin, FormView):
     def form_valid(self, form: EntryForm) -> HttpResponse:
         entry = form.entry(self.document_id)
         try:
-            saved = self.repository.put_entry(entry, user=self.username, new=self.is_new)
+            saved = self.repository.put_entry(
+                entry,
+                user=self.username,
+                token=form.token,
+                new=self.is_new,
+                loaded_at=form.cleaned_data.get("loaded_at"),
+            )
         except AlreadyExists:
             form.add_error(
                 None,
@@ -196,6 +202,7 @@ class RestateView(EditorRequiredMixin, TemplateView):
                 form.changes(),
                 form.activity_changes(),
                 user=self.username,
+                token=form.token,
             )
         except Conflict as error:
             return conflict_response(request, error, document_id)

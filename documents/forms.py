@@ -3,6 +3,7 @@ see keys or DynamoDB items."""
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -118,7 +119,23 @@ class CreateDocumentForm(forms.Form):
         )
 
 
-class EntryForm(forms.Form):
+class SubmissionTokenMixin(forms.Form):
+    """A token made when the form is shown and sent back with it: a resubmission (double click,
+    reload after a lost reply) repeats the same write, which the data layer applies once."""
+
+    request_token = forms.RegexField(regex=r"^[0-9a-f]{32}$", widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["request_token"].initial = uuid.uuid4().hex
+
+    @property
+    def token(self) -> str:
+        """The posted token; a post without one (a script, an old page) is a new write."""
+        return self.cleaned_data.get("request_token") or uuid.uuid4().hex
+
+
+class EntryForm(SubmissionTokenMixin, forms.Form):
     """A position's capital call, distribution or unfunded commitment in one document.
 
     When changing an existing entry, `kind` and `position_id` are fixed (disabled)."""
@@ -130,6 +147,8 @@ class EntryForm(forms.Form):
     amount = amount_field()
     status = forms.ChoiceField(choices=_choices(ENTRY_STATUSES), initial="Pending")
     due_date = forms.DateField(label="Due date", widget=DateInput, required=False)
+    # When changing an entry: the UpdatedAt it was loaded with (optimistic check).
+    loaded_at = forms.DateTimeField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, fixed: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -162,10 +181,11 @@ class EntryForm(forms.Form):
             "amount": entry.amount,
             "status": entry.status,
             "due_date": entry.due_date,
+            "loaded_at": entry.updated_at.isoformat() if entry.updated_at else None,
         }
 
 
-class RestateForm(forms.Form):
+class RestateForm(SubmissionTokenMixin, forms.Form):
     """A restated document header and capital activity, tied to the revision it was loaded with."""
 
     title = forms.CharField(max_length=200)

@@ -490,3 +490,67 @@ def test_position_page_offers_editors_the_entry_controls(sample, editor_client, 
     edit_link = entry_url("entry_edit")
     assert edit_link in editor_client.get(reverse("positions:detail", args=["POSITION_1"])).content.decode()
     assert edit_link not in analyst_client.get(reverse("positions:detail", args=["POSITION_1"])).content.decode()
+
+
+# --- resubmission and forms left open ------------------------------------------------------------
+
+
+def _hidden(page: str, name: str) -> str:
+    import re
+
+    return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
+
+
+def test_resubmitted_restatement_is_applied_once(sample, editor_client):
+    """A double click (or a reload after a lost reply) posts the same token: one new version,
+    and the second post is told it succeeded instead of getting a false 409."""
+    repo = sample.repository
+    page = editor_client.get(url("restate", document_id="DOC001")).content.decode()
+    data = restate_data(2, request_token=_hidden(page, "request_token"))
+    first = editor_client.post(url("restate", document_id="DOC001"), data)
+    second = editor_client.post(url("restate", document_id="DOC001"), data, follow=True)
+    assert first.status_code == 302
+    assert second.status_code == 200
+    assert "now revision 3" in second.content.decode()
+    current, history = repo.all_versions("DOC001")
+    assert current.revision == 3
+    assert len(history) == 2  # the seed's copy and one new one, not two
+    assert [a.action for a in repo.audit_trail("DOC001")] == ["restate"]
+
+
+def test_resubmitted_entry_change_is_applied_once(sample, editor_client):
+    repo = sample.repository
+    page = editor_client.get(entry_url("entry_edit")).content.decode()
+    data = {
+        **ENTRY,
+        "position_id": "POSITION_1",
+        "investor_id": "INVESTOR_1",
+        "amount": "600000",
+        "request_token": _hidden(page, "request_token"),
+        "loaded_at": _hidden(page, "loaded_at"),
+    }
+    assert editor_client.post(entry_url("entry_edit"), data).status_code == 302
+    assert editor_client.post(entry_url("entry_edit"), data).status_code == 302
+    assert repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(600000)
+    assert len(repo.audit_trail("DOC001")) == 1
+
+
+def test_change_form_left_open_does_not_overwrite_a_colleague(sample, editor_client):
+    repo = sample.repository
+    page = editor_client.get(entry_url("entry_edit")).content.decode()
+    colleague = repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
+    from dataclasses import replace
+
+    repo.put_entry(replace(colleague, amount=Decimal(510000)), user="alice")
+    data = {
+        **ENTRY,
+        "position_id": "POSITION_1",
+        "investor_id": "INVESTOR_1",
+        "amount": "600000",
+        "request_token": _hidden(page, "request_token"),
+        "loaded_at": _hidden(page, "loaded_at"),
+    }
+    response = editor_client.post(entry_url("entry_edit"), data)
+    assert response.status_code == 409
+    assert "alice" in response.content.decode()
+    assert repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(510000)

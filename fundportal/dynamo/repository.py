@@ -559,7 +559,13 @@ class FundRepository:
 
     # Pattern 11
     def put_entry(
-        self, entry: PositionEntry, user: str = "system", token: str | None = None, *, new: bool | None = None
+        self,
+        entry: PositionEntry,
+        user: str = "system",
+        token: str | None = None,
+        *,
+        new: bool | None = None,
+        loaded_at: datetime | None = None,
     ) -> PositionEntry:
         """Record or change a position entry; the document must exist (checked in the same
         transaction). Index keys are recomputed from the entry; the write is idempotent.
@@ -567,6 +573,8 @@ class FundRepository:
         The entry takes the document's as-of date and currency. `new=True`: an existing entry is
         AlreadyExists; `new=False`: a missing one is NotFound. The write applies only if the
         entry is still as read here (so the audit's before/after is exact); otherwise Conflict.
+        `loaded_at`: the UpdatedAt the caller's form was loaded with; a later change is a Conflict
+        (so a form left open cannot overwrite a colleague's edit).
         """
         check_size(entry.to_item())  # ids and size are refused before any request
         document = self.get_document(entry.document_id, consistent=True)
@@ -578,6 +586,9 @@ class FundRepository:
             raise AlreadyExists(entry.KIND.entity_type, f"{entry.position_id} in {entry.document_id}")
         if new is False and before is None:
             raise NotFound(entry.KIND.entity_type, f"{entry.position_id} in {entry.document_id}")
+        if loaded_at is not None and before is not None and before.updated_at != loaded_at:
+            key = f"{entry.position_id} in {entry.document_id}"
+            raise Conflict(entry.KIND.entity_type, key, None, None, before.updated_by, before.updated_at)
         now = utcnow()
         entry = replace(
             entry, as_of_date=document.as_of_date, currency=document.currency, updated_at=now, updated_by=user
