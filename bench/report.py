@@ -75,6 +75,11 @@ def _scale(scale: dict[str, Any]) -> list[str]:
         f"Overview at the largest size ÷ at the smallest: proper single-table design **{scale['query_ratio']}x**, "
         f"position-centric {scale['position_centric_ratio']}x, Scan design **{scale['scan_ratio']}x**.",
     ]
+    lines += [
+        "",
+        "The smallest table is measured first, while DynamoDB Local's JVM is still warming up, so its Query "
+        "times read high; a ratio below 1 means flat.",
+    ]
     if scale.get("notes"):
         lines += ["", *[f"- {n}" for n in scale["notes"]]]
     return lines
@@ -96,7 +101,7 @@ def _overview(overview: dict[str, Any]) -> list[str]:
             rows.append(
                 [
                     positions,
-                    f"{r['items']} items, {r['kb']} KB, {r['requests']} req, {r['rcu']:g} RCU",
+                    f"{r['items']} items, {r['kb']} KB JSON, {r['requests']} req, {r['rcu']:g} RCU",
                     name,
                     f"{c['median_ms']:.2f}",
                     f"{c['cpu_ms']:.2f}",
