@@ -648,3 +648,15 @@ def test_reads_from_several_threads_use_one_table(sample, repo):
     for t in threads:
         t.join()
     assert results == [Decimal(500000)] * 4
+
+
+def test_server_side_validation_still_reaches_the_caller_as_a_typed_error(backend):
+    """botocore's client-side parameter validation is off (bulk-load speed); a malformed
+    request is still refused, by DynamoDB, and surfaces as a ClientError inside the layer."""
+    from botocore.exceptions import ClientError
+
+    from fundportal.dynamo.client import call
+
+    with pytest.raises(ClientError) as refused:
+        call("GetItem", TableName=backend.table, Key={"PK": {"S": "DOC001"}})  # SK missing
+    assert refused.value.response["Error"]["Code"] == "ValidationException"
