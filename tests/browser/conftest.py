@@ -28,6 +28,8 @@ def browser_page(request, monkeypatch) -> Iterator:
     """A page in headless Debian chromium; on failure its screenshot goes to test-artifacts/."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI"):  # in CI a missing browser is a broken install, not a skip
+            pytest.fail(f"{CHROMIUM} is not installed: `make test` should have installed it (make chromium)")
         pytest.skip(f"{CHROMIUM} is not installed (make chromium)")
     # Playwright's sync API runs an event loop in this thread; Django's async-safety check
     # would otherwise refuse the ORM calls of the fixtures (users, teardown) in this thread.

@@ -3,16 +3,12 @@ driven by Playwright; no browser download) against a live server on DynamoDB Loc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 STAFF = ("operator", "operator-pass-123")
 
 
@@ -22,21 +18,8 @@ def operator(transactional_db, django_user_model):
     return django_user_model.objects.create_user(STAFF[0], password=STAFF[1], is_staff=True)
 
 
-@pytest.fixture
-def admin_page(monkeypatch) -> Iterator[playwright_sync.Page]:
-    # Playwright's sync API runs an event loop in this thread; Django's async-safety check
-    # would otherwise refuse ORM calls made by fixtures' teardown in the same thread.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with playwright_sync.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        browser.close()
-
-
-def test_staff_explores_the_dynamodb_section(local_sample, operator, live_server, admin_page):
-    page = admin_page
+def test_staff_explores_the_dynamodb_section(local_sample, operator, live_server, browser_page):
+    page = browser_page
     page.goto(f"{live_server.url}/admin/login/")
     page.fill("#id_username", STAFF[0])
     page.fill("#id_password", STAFF[1])
