@@ -501,6 +501,18 @@ def _hidden(page: str, name: str) -> str:
     return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
 
 
+def _change_position_1(form_page: str) -> dict[str, str]:
+    """POSITION_1's capital call changed to 600,000, posted with the form's hidden fields."""
+    return {
+        **ENTRY,
+        "position_id": "POSITION_1",
+        "investor_id": "INVESTOR_1",
+        "amount": "600000",
+        "request_token": _hidden(form_page, "request_token"),
+        "loaded_at": _hidden(form_page, "loaded_at"),
+    }
+
+
 def test_resubmitted_restatement_is_applied_once(sample, editor_client):
     """A double click (or a reload after a lost reply) posts the same token: one new version,
     and the second post is told it succeeded instead of getting a false 409."""
@@ -521,14 +533,7 @@ def test_resubmitted_restatement_is_applied_once(sample, editor_client):
 def test_resubmitted_entry_change_is_applied_once(sample, editor_client):
     repo = sample.repository
     page = editor_client.get(entry_url("entry_edit")).content.decode()
-    data = {
-        **ENTRY,
-        "position_id": "POSITION_1",
-        "investor_id": "INVESTOR_1",
-        "amount": "600000",
-        "request_token": _hidden(page, "request_token"),
-        "loaded_at": _hidden(page, "loaded_at"),
-    }
+    data = _change_position_1(page)
     assert editor_client.post(entry_url("entry_edit"), data).status_code == 302
     assert editor_client.post(entry_url("entry_edit"), data).status_code == 302
     assert repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(600000)
@@ -542,14 +547,7 @@ def test_change_form_left_open_does_not_overwrite_a_colleague(sample, editor_cli
     from dataclasses import replace
 
     repo.put_entry(replace(colleague, amount=Decimal(510000)), user="alice")
-    data = {
-        **ENTRY,
-        "position_id": "POSITION_1",
-        "investor_id": "INVESTOR_1",
-        "amount": "600000",
-        "request_token": _hidden(page, "request_token"),
-        "loaded_at": _hidden(page, "loaded_at"),
-    }
+    data = _change_position_1(page)
     response = editor_client.post(entry_url("entry_edit"), data)
     assert response.status_code == 409
     assert "alice" in response.content.decode()
