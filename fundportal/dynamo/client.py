@@ -51,8 +51,8 @@ class ClientSettings:
             region=getattr(settings, "AWS_REGION", "us-east-1"),
             table=settings.DYNAMODB_TABLE,
             max_attempts=int(getattr(settings, "DYNAMODB_MAX_ATTEMPTS", 4)),
-            connect_timeout=float(getattr(settings, "DYNAMODB_CONNECT_TIMEOUT", 2)),
-            read_timeout=float(getattr(settings, "DYNAMODB_READ_TIMEOUT", 5)),
+            connect_timeout=getattr(settings, "DYNAMODB_CONNECT_TIMEOUT", 2.0),
+            read_timeout=getattr(settings, "DYNAMODB_READ_TIMEOUT", 5.0),
             max_pool_connections=int(getattr(settings, "DYNAMODB_MAX_POOL_CONNECTIONS", 32)),
         )
 
