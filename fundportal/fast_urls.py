@@ -30,14 +30,22 @@ class UrlTemplate:
     """A URL name reversed once; `format(*args)` fills in the segments."""
 
     def __init__(self, viewname: str, arity: int) -> None:
-        self.url, self.placeholders = _template(get_urlconf(), get_script_prefix(), viewname, arity)
+        self.pattern = _pattern(get_urlconf(), get_script_prefix(), viewname, arity)
 
     def format(self, *args: str) -> str:
-        url = self.url
-        for placeholder, value in zip(self.placeholders, args, strict=True):
-            value = str(value)
-            url = url.replace(placeholder, value if _UNRESERVED.fullmatch(value) else quote(value, safe=_SAFE), 1)
-        return url
+        return self.pattern.format(
+            *(value if _UNRESERVED.fullmatch(value) else quote(value, safe=_SAFE) for value in map(str, args))
+        )
+
+
+@lru_cache(maxsize=256)
+def _pattern(urlconf: str | None, prefix: str, viewname: str, arity: int) -> str:
+    """The reversed URL as a str.format pattern: '/documents/{0}/positions/{1}/'."""
+    url, placeholders = _template(urlconf, prefix, viewname, arity)
+    pattern = url.replace("{", "{{").replace("}", "}}")
+    for index, placeholder in enumerate(placeholders):
+        pattern = pattern.replace(placeholder, "{" + str(index) + "}", 1)
+    return pattern
 
 
 def fast_reverse(viewname: str, *args: str) -> str:
