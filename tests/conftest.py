@@ -35,6 +35,11 @@ class Backend:
     def repository(self) -> FundRepository:
         return FundRepository(self.table)
 
+    def workers(self, wanted: int) -> int:
+        """Parallel bulk-load workers for this backend: moto is not thread-safe and loses
+        concurrent writes, so parallel loading is exercised on DynamoDB Local only."""
+        return wanted if self.name == "local" else 1
+
 
 @pytest.fixture(scope="session")
 def dynamodb_local() -> Iterator[DynamoDBLocal]:

@@ -339,21 +339,21 @@ def _fund_snapshot(table: str) -> list[tuple]:
 
 
 def test_seed_demo_synthetic_is_deterministic_and_idempotent(backend):
-    out = run("seed_demo", **SMALL)
+    out = run("seed_demo", **SMALL, workers=backend.workers(4))
     spec = SyntheticSpec(**SMALL)
     # 5 documents x (current + 2 superseded document and activity copies + 4 positions x 3 entries) + months
     assert spec.item_count == 5 * (6 + 12) + len({spec.as_of(n).replace(day=1) for n in range(1, 6)})
     assert f"Loaded {spec.item_count} items" in out
     first = _fund_snapshot(backend.table)
     assert len(first) == spec.item_count
-    run("seed_demo", **SMALL)  # same seed, same keys: overwritten, nothing added
+    run("seed_demo", **SMALL, workers=backend.workers(4))  # same seed, same keys: overwritten, nothing added
     assert _fund_snapshot(backend.table) == first
     assert list(generate(spec)) == list(generate(SyntheticSpec(**SMALL)))
     assert list(generate(spec)) != list(generate(SyntheticSpec(**{**SMALL, "seed": 12})))
 
 
 def test_seed_demo_synthetic_data_is_realistic(backend):
-    run("seed_demo", **SMALL)
+    run("seed_demo", **SMALL, workers=backend.workers(4))
     items = scan_all(backend.table)
     entities = [entity_from_item(i) for i in items if i["EntityType"] in FUND_TYPES]
     repository = FundRepository()

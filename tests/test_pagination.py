@@ -24,7 +24,7 @@ ENTRY_CLASSES = (CapitalCall, Distribution, UnfundedCommitment)
 PAGE_SIZES = [1, 2, 3, 5, 7, 10, 22, 23, 68, 69, 70, 1000, None]
 
 
-def load_position(repository: FundRepository) -> set[tuple[str, Kind]]:
+def load_position(repository: FundRepository, workers: int = 1) -> set[tuple[str, Kind]]:
     """23 documents, each with the three entries of PAG_1 and of a neighbour position."""
     items = []
     for n, document_id in enumerate(DOCUMENTS):
@@ -36,7 +36,7 @@ def load_position(repository: FundRepository) -> set[tuple[str, Kind]]:
             for position in (POSITION, "PAG_2")
         ]
         items += document_items(document, None, entries)
-    repository.bulk_load(items, workers=2)
+    repository.bulk_load(items, workers=workers)
     return {(d, cls.KIND) for d in DOCUMENTS for cls in ENTRY_CLASSES}
 
 
@@ -57,7 +57,7 @@ def walk(repository: FundRepository, limit: int | None, kind: Kind | None = None
 
 def test_every_item_exactly_once_for_many_page_sizes(backend):
     repository = FundRepository()
-    expected = load_position(repository)
+    expected = load_position(repository, workers=backend.workers(2))
     for limit in PAGE_SIZES:
         seen, sizes = walk(repository, limit)
         assert set(seen) == expected, f"limit {limit}: missing {expected - set(seen)}"
@@ -72,7 +72,7 @@ def test_every_item_exactly_once_for_many_page_sizes(backend):
 
 def test_a_full_last_page_is_followed_by_an_empty_page_without_a_cursor(local_backend):
     repository = FundRepository()
-    load_position(repository)
+    load_position(repository, workers=2)
     seen, sizes = walk(repository, 23)  # 69 entries = 3 full pages of 23
     assert sum(seen.values()) == 69
     assert sizes == [23, 23, 23, 0]  # DynamoDB Local returns a LastEvaluatedKey after a full page

@@ -487,11 +487,11 @@ def _entries(document_id: str, positions: int, **extra: Any) -> list[dict[str, A
 
 
 @pytest.mark.parametrize("workers", [1, 4])
-def test_12_bulk_load_writes_25_items_a_request(repo, workers):
+def test_12_bulk_load_writes_25_items_a_request(backend, repo, workers):
     items = _entries("BULK01", 20)  # document, activity, 60 entries, month catalog = 63
     assert len(items) == 63
     with collect() as requests:
-        written = repo.bulk_load(items, workers=workers)
+        written = repo.bulk_load(items, workers=backend.workers(workers))
     assert written == 63
     assert requests.operations == ["BatchWriteItem"] * 3  # 25 + 25 + 13
     assert repo.count_partition("BULK01") == 62
@@ -569,7 +569,7 @@ def test_large_document_is_two_queries_and_every_item(backend, repo, django_asse
     items = _entries("LARGE1", LARGE_POSITIONS, Notes=PAD)
     total = sum(repository._item_size(i) for i in items)
     assert 1_500_000 < total < 2_000_000 and max(repository._item_size(i) for i in items) < MAX_ITEM_BYTES
-    repo.bulk_load(items, workers=4)
+    repo.bulk_load(items, workers=backend.workers(4))
 
     with django_assert_dynamodb_requests(2, ["Query", "Query"]) as requests:
         overview = repo.document_overview("LARGE1")
