@@ -19,10 +19,17 @@ for _name, _value in {
 }.items():
     os.environ[_name] = _value
 
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
 from fundportal.dynamo import FundRepository, tables  # noqa: E402
 from fundportal.dynamo.sample import sample_items  # noqa: E402
 from fundportal.dynamo.testing import assert_dynamodb_requests  # noqa: E402
 from fundportal.dynamodb_local import DynamoDBLocal, start  # noqa: E402
+
+# No per-example deadline: a slow or busy CI machine must not turn a GC pause into a failure
+# (timing belongs to bench/, not to tests).
+hypothesis_settings.register_profile("fundportal", deadline=None)
+hypothesis_settings.load_profile("fundportal")
 
 
 @dataclass
