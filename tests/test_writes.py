@@ -338,17 +338,17 @@ def test_entry_changed_since_read_is_a_conflict(sample, monkeypatch):
     """The entry write is conditioned on the values the audit item records as 'before'."""
     repo = sample.repository
     entry = repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
-    original_get = type(repo)._get
+    original_read = type(repo)._batch_get
 
-    def get_then_colleague_writes(self, pk, sk, consistent=False):
-        item = original_get(self, pk, sk, consistent)
-        if sk.startswith("CAPITAL_CALL") and not getattr(self, "_raced", False):
+    def read_then_colleague_writes(self, pk, sks, consistent=False):
+        items = original_read(self, pk, sks, consistent)
+        if any(sk.startswith("CAPITAL_CALL") for sk in sks) and not getattr(self, "_raced", False):
             self._raced = True
             original_put(self, replace(entry, amount=Decimal(1)), user="colleague")
-        return item
+        return items
 
     original_put = type(repo).put_entry
-    monkeypatch.setattr(type(repo), "_get", get_then_colleague_writes)
+    monkeypatch.setattr(type(repo), "_batch_get", read_then_colleague_writes)
     with pytest.raises(Conflict) as raised:
         repo.put_entry(replace(entry, amount=Decimal(2)), user="editor")
     assert raised.value.updated_by == "colleague"
@@ -473,9 +473,9 @@ def test_audit_trail_records_who_when_and_what(sample, editor_client, analyst_cl
 
 
 def test_each_write_costs_the_documented_requests(sample, editor_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(3, ["GetItem", "GetItem", "TransactWriteItems"]):
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(url("entry_add", document_id="DOC001"), ENTRY).status_code == 302
-    with django_assert_dynamodb_requests(3, ["GetItem", "GetItem", "TransactWriteItems"]):
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(url("restate", document_id="DOC001"), restate_data(2)).status_code == 302
     with django_assert_dynamodb_requests(2, ["GetItem", "TransactWriteItems"]):
         assert editor_client.post(entry_url("entry_delete")).status_code == 302

@@ -190,25 +190,30 @@ class FundRepository:
     # Pattern 2
     def position_in_document(self, document_id: str, position_id: str) -> PositionInDocument:
         """The position's three entries by their known keys in one BatchGetItem."""
-        pk = keys.document_pk(document_id)
-        request_keys = [
-            {"PK": {"S": pk}, "SK": {"S": keys.entry_sk(kind, position_id)}} for kind in keys.POSITION_KINDS
-        ]
+        sks = [keys.entry_sk(kind, position_id) for kind in keys.POSITION_KINDS]
         row = PositionInDocument(document_id, position_id)
-        pending: dict[str, Any] = {self.table: {"Keys": request_keys}}
-        for attempt in range(8):
-            response = call("BatchGetItem", RequestItems=pending)
-            for item in response.get("Responses", {}).get(self.table, []):
-                row.set(PositionEntry.from_item(from_item(item)))
-            pending = response.get("UnprocessedKeys") or {}
-            if not pending:
-                break
-            _backoff(attempt)
-        else:
-            raise UnprocessedItems(len(pending.get(self.table, {}).get("Keys", [])))
+        for item in self._batch_get(keys.document_pk(document_id), sks).values():
+            row.set(PositionEntry.from_item(item))
         if not row.entries:
             raise NotFound("Position in document", f"{position_id} in {document_id}")
         return row
+
+    def _batch_get(self, pk: str, sks: list[str], consistent: bool = False) -> dict[str, dict[str, Any]]:
+        """Items of one partition by their sort keys in one BatchGetItem (unprocessed keys
+        retried with backoff); returns {SK: item} for the items that exist."""
+        request = {"Keys": [{"PK": {"S": pk}, "SK": {"S": sk}} for sk in sks], "ConsistentRead": consistent}
+        pending: dict[str, Any] = {self.table: request}
+        found: dict[str, dict[str, Any]] = {}
+        for attempt in range(8):
+            response = call("BatchGetItem", RequestItems=pending)
+            for raw in response.get("Responses", {}).get(self.table, []):
+                item = from_item(raw)
+                found[item["SK"]] = item
+            pending = response.get("UnprocessedKeys") or {}
+            if not pending:
+                return found
+            _backoff(attempt)
+        raise UnprocessedItems(len(pending.get(self.table, {}).get("Keys", [])))
 
     # Pattern 3
     def get_entry(self, document_id: str, kind: Kind, position_id: str) -> PositionEntry:
@@ -496,7 +501,10 @@ class FundRepository:
         `token` (ClientRequestToken) makes a retried restatement idempotent.
         """
         token = token or uuid.uuid4().hex
-        item = self._get(keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT), consistent=True)
+        # The current document and capital activity, strongly consistent, in one request.
+        doc_sk, activity_sk = keys.latest_sk(Kind.DOCUMENT), keys.latest_sk(Kind.CAPITAL_ACTIVITY)
+        items = self._batch_get(keys.document_pk(document_id), [doc_sk, activity_sk], consistent=True)
+        item = items.get(doc_sk)
         if item is None:
             raise NotFound("Document", document_id)
         current = Document.from_item(item)
@@ -504,7 +512,7 @@ class FundRepository:
             if item.get(REQUEST_TOKEN) == token:
                 return current  # this restatement already landed; only its reply was lost
             raise self._conflict(current, expected_revision)
-        activity = self._current_activity(document_id)
+        activity = CapitalActivity.from_item(items[activity_sk]) if activity_sk in items else None
         on = on or utcnow().date()
         now = utcnow()
         new_revision = expected_revision + 1
@@ -542,10 +550,6 @@ class FundRepository:
             raise _write_failed(error) from error
         return new_document
 
-    def _current_activity(self, document_id: str) -> CapitalActivity | None:
-        item = self._get(keys.document_pk(document_id), keys.latest_sk(Kind.CAPITAL_ACTIVITY), consistent=True)
-        return CapitalActivity.from_item(item) if item else None
-
     @staticmethod
     def _conflict(current: Document, expected_revision: int) -> Conflict:
         return Conflict(
@@ -577,8 +581,13 @@ class FundRepository:
         (so a form left open cannot overwrite a colleague's edit).
         """
         check_size(entry.to_item())  # ids and size are refused before any request
-        document = self.get_document(entry.document_id, consistent=True)
-        previous = self._get(keys.document_pk(entry.document_id), entry.sk, consistent=True)
+        # The document and the entry as they are now, strongly consistent, in one request.
+        doc_sk = keys.latest_sk(Kind.DOCUMENT)
+        items = self._batch_get(keys.document_pk(entry.document_id), [doc_sk, entry.sk], consistent=True)
+        if doc_sk not in items:
+            raise NotFound("Document", entry.document_id)
+        document = Document.from_item(items[doc_sk])
+        previous = items.get(entry.sk)
         before = PositionEntry.from_item(previous) if previous else None
         if token and previous and previous.get(REQUEST_TOKEN) == token:
             return before  # this write already landed; only its reply was lost
