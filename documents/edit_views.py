@@ -16,13 +16,14 @@ from django.shortcuts import redirect, render
 from django.utils.functional import cached_property
 from django.views.generic import FormView, TemplateView
 
+from documents import selectors, services
 from documents.forms import KIND_LABELS, CreateDocumentForm, EntryForm, RestateForm
-from fundportal.dynamo import AlreadyExists, Conflict, FundRepository
+from fundportal.domain.money import format_money
+from fundportal.dynamo import AlreadyExists, Conflict
 from fundportal.dynamo.entities import Document, PositionEntry
 from fundportal.dynamo.errors import InvalidId
 from fundportal.dynamo.keys import Kind
 from fundportal.models import EDIT_PERMISSION
-from fundportal.templatetags.money import money
 
 
 class EditorRequiredMixin(PermissionRequiredMixin):
@@ -69,7 +70,9 @@ class DocumentCreateView(EditorRequiredMixin, FormView):
 
     def form_valid(self, form: CreateDocumentForm) -> HttpResponse:
         try:
-            document = FundRepository().create_document(form.document(), form.activity(), user=self.username)
+            document = services.document_create(
+                document=form.document(), activity=form.activity(), user=self.username
+            )
         except AlreadyExists:
             form.add_error("document_id", f"A document with id '{form.cleaned_data['document_id']}' already exists.")
             return self.form_invalid(form)
@@ -92,19 +95,15 @@ class EntryEditView(EditorRequiredMixin, FormView):
         return "kind" not in self.kwargs
 
     @cached_property
-    def repository(self) -> FundRepository:
-        return FundRepository()
-
-    @cached_property
     def document(self) -> Document:
-        return self.repository.get_document(self.document_id)
+        return selectors.document_header(document_id=self.document_id)
 
     @cached_property
     def existing(self) -> PositionEntry | None:
         if self.is_new:
             return None
         kind = entry_kind(self.kwargs["kind"])
-        return self.repository.get_entry(self.document_id, kind, self.kwargs["position_id"])
+        return selectors.entry(document_id=self.document_id, kind=kind, position_id=self.kwargs["position_id"])
 
     def get_form_kwargs(self) -> dict[str, Any]:
         kwargs = super().get_form_kwargs()
@@ -138,13 +137,12 @@ class EntryEditView(EditorRequiredMixin, FormView):
     def form_valid(self, form: EntryForm) -> HttpResponse:
         entry = form.entry(self.document_id)
         try:
-            saved = self.repository.put_entry(
-                entry,
-                user=self.username,
-                token=form.token,
-                new=self.is_new,
-                loaded_at=form.cleaned_data.get("loaded_at"),
-            )
+            if self.is_new:
+                saved = services.entry_record(entry=entry, user=self.username, token=form.token)
+            else:
+                saved = services.entry_change(
+                    entry=entry, user=self.username, token=form.token, loaded_at=form.cleaned_data.get("loaded_at")
+                )
         except AlreadyExists:
             form.add_error(
                 None,
@@ -154,7 +152,7 @@ class EntryEditView(EditorRequiredMixin, FormView):
         except Conflict as error:
             return conflict_response(self.request, error, self.document_id)
         verb = "recorded" if self.is_new else "changed"
-        messages.success(self.request, f"{describe(saved)} {verb}: {money(saved.amount, saved.currency)}.")
+        messages.success(self.request, f"{describe(saved)} {verb}: {format_money(saved.money)}.")
         return self.to_document(self.document_id)
 
 
@@ -165,14 +163,16 @@ class EntryDeleteView(EditorRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        entry = FundRepository().get_entry(kwargs["document_id"], entry_kind(kwargs["kind"]), kwargs["position_id"])
+        entry = selectors.entry(
+            document_id=kwargs["document_id"], kind=entry_kind(kwargs["kind"]), position_id=kwargs["position_id"]
+        )
         context.update(entry=entry, label=describe(entry))
         return context
 
     def post(self, request: HttpRequest, document_id: str, kind: str, position_id: str) -> HttpResponse:
         entry_type = entry_kind(kind)
         try:
-            FundRepository().delete_entry(document_id, entry_type, position_id, user=self.username)
+            services.entry_remove(document_id=document_id, kind=entry_type, position_id=position_id, user=self.username)
         except Conflict as error:
             return conflict_response(request, error, document_id)
         messages.success(request, f"{KIND_LABELS[entry_type]} for {position_id} removed.")
@@ -185,22 +185,20 @@ class RestateView(EditorRequiredMixin, TemplateView):
     template_name = "documents/edit/restate_form.html"
 
     def get(self, request: HttpRequest, document_id: str) -> HttpResponse:
-        overview = FundRepository().document_overview(document_id)
-        form = RestateForm(initial=RestateForm.initial_for(overview.document, overview.capital_activity))
-        return self.render_to_response(
-            self.get_context_data(form=form, document=overview.document, activity=overview.capital_activity)
-        )
+        document, activity = selectors.document_for_restatement(document_id=document_id)
+        form = RestateForm(initial=RestateForm.initial_for(document, activity))
+        return self.render_to_response(self.get_context_data(form=form, document=document, activity=activity))
 
     def post(self, request: HttpRequest, document_id: str) -> HttpResponse:
         form = RestateForm(request.POST)
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(form=form), status=400)
         try:
-            document = FundRepository().restate(
-                document_id,
-                form.cleaned_data["expected_revision"],
-                form.changes(),
-                form.activity_changes(),
+            document = services.document_restate(
+                document_id=document_id,
+                expected_revision=form.cleaned_data["expected_revision"],
+                changes=form.changes(),
+                activity_changes=form.activity_changes(),
                 user=self.username,
                 token=form.token,
             )
@@ -217,7 +215,6 @@ class AuditTrailView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        repository = FundRepository()
-        document = repository.get_document(kwargs["document_id"])
-        context.update(document=document, entries=repository.audit_trail(document.document_id))
+        document, entries = selectors.audit_trail(document_id=kwargs["document_id"])
+        context.update(document=document, entries=entries)
         return context

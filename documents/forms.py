@@ -9,10 +9,11 @@ from typing import Any
 
 from django import forms
 
+from documents.selectors import KIND_LABELS
+from fundportal.domain.money import CURRENCIES
 from fundportal.dynamo import InvalidId
 from fundportal.dynamo.entities import (
     ACTIVITY_STATUSES,
-    CURRENCIES,
     DOCUMENT_STATUSES,
     ENTRY_CLASSES,
     ENTRY_STATUSES,
@@ -31,11 +32,6 @@ def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
     return [(v, v) for v in values]
 
 
-KIND_LABELS = {
-    Kind.CAPITAL_CALL: "Capital call",
-    Kind.DISTRIBUTION: "Distribution",
-    Kind.UNFUNDED_COMMITMENT: "Unfunded commitment",
-}
 KIND_CHOICES = [(kind.slug, KIND_LABELS[kind]) for kind in POSITION_KINDS]
 
 

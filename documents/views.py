@@ -1,9 +1,7 @@
-"""Analyst pages about documents."""
+"""Analyst pages about documents: each view validates input, calls one selector, renders."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Any
 
 from django import forms
@@ -13,9 +11,10 @@ from django.shortcuts import redirect
 from django.views import View
 from django.views.generic import TemplateView
 
-from fundportal.dynamo import FundRepository, InvalidId, NotFound
-from fundportal.dynamo.entities import Document
-from fundportal.dynamo.keys import Kind, parse_month, parse_version_id, validate_id, version_id
+from documents import selectors
+from fundportal.dynamo import InvalidId
+from fundportal.dynamo.keys import parse_version_id, validate_id
+from fundportal.models import EDIT_PERMISSION
 
 
 class DocumentListView(LoginRequiredMixin, TemplateView):
@@ -23,30 +22,16 @@ class DocumentListView(LoginRequiredMixin, TemplateView):
 
     template_name = "documents/list.html"
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        repository = FundRepository()
-        months = repository.months()
-        requested = self.request.GET.get("month")
-        if requested:
-            year, month = parse_month(requested)
-        elif months:
-            year, month = parse_month(months[0])
-        else:
-            today = date.today()
-            year, month = today.year, today.month
-        current = f"{year:04d}-{month:02d}"
-        older = [m for m in months if m < current]
-        newer = [m for m in months if m > current]
-        context.update(
-            month=date(year, month, 1),
-            month_key=current,
-            months=months,
-            older=older[0] if older else None,
-            newer=newer[-1] if newer else None,
-            documents=repository.documents_in_month(year, month),
-        )
+        listing = selectors.document_list(month=self.request.GET.get("month"))
+        context.update(listing=listing, **vars_of(listing))
         return context
+
+
+def vars_of(model: Any) -> dict[str, Any]:
+    """A view model's fields as template variables (slots dataclasses have no __dict__)."""
+    return {name: getattr(model, name) for name in model.__dataclass_fields__}
 
 
 class SearchView(LoginRequiredMixin, View):
@@ -59,13 +44,10 @@ class SearchView(LoginRequiredMixin, View):
         except InvalidId as error:
             messages.error(request, error.user_message)
             return redirect("documents:list")
-        repository = FundRepository()
-        try:
-            repository.get_document(query)
+        found = selectors.search(query=query)
+        if found == "document":
             return redirect("documents:detail", document_id=query)
-        except NotFound:
-            pass
-        if repository.position_page(query, limit=1).entries:
+        if found == "position":
             return redirect("positions:detail", position_id=query)
         messages.error(request, f"No document or position with id '{query}'.")
         return redirect("documents:list")
@@ -78,36 +60,24 @@ class DocumentDetailView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        overview = FundRepository().document_overview(kwargs["document_id"])
-        context.update(
-            overview=overview,
-            document=overview.document,
-            activity=overview.capital_activity,
-            history_count=len(overview.document_history) + len(overview.activity_history),
-            positions=overview.positions,
-            totals=overview.totals,
-            currency=overview.document.currency,
-        )
+        editor = self.request.user.has_perm(EDIT_PERMISSION)
+        page = selectors.document_overview(document_id=kwargs["document_id"], with_edit_urls=editor)
+        context.update(page=page, **vars_of(page), currency=page.currency)
         return context
 
 
 class PositionInDocumentView(LoginRequiredMixin, TemplateView):
-    """One position's three entries in one document: one BatchGetItem (pattern 2)."""
+    """One position's entries in one document: one BatchGetItem (pattern 2)."""
 
     template_name = "documents/position.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        row = FundRepository().position_in_document(kwargs["document_id"], kwargs["position_id"])
-        entries = row.entries
-        context.update(
-            row=row,
-            position=row.position,
-            as_of_date=next((e.as_of_date for e in entries if e.as_of_date), None),
-            currency=entries[0].currency,
-            items=[(kind, row.get(kind)) for kind in (Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT)],
-            totals=row.totals,
+        editor = self.request.user.has_perm(EDIT_PERMISSION)
+        page = selectors.position_in_document(
+            document_id=kwargs["document_id"], position_id=kwargs["position_id"], with_edit_urls=editor
         )
+        context.update(page=page, **vars_of(page))
         return context
 
 
@@ -140,50 +110,6 @@ class HistoryForm(forms.Form):
         return cleaned
 
 
-@dataclass(frozen=True, slots=True)
-class ComparedField:
-    label: str
-    current: Any
-    historical: Any
-
-    @property
-    def changed(self) -> bool:
-        return self.current != self.historical
-
-    @property
-    def shown(self) -> tuple[str, str]:
-        return _shown(self.current), _shown(self.historical)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, datetime):
-        return f"{value:%Y-%m-%d %H:%M} UTC"
-    if isinstance(value, date):
-        return value.isoformat()
-    return "—" if value in (None, "") else str(value)
-
-
-COMPARED_FIELDS = (
-    ("Title", "title"),
-    ("Fund", "fund_id"),
-    ("As of", "as_of_date"),
-    ("Status", "status"),
-    ("Currency", "currency"),
-    ("Revision", "revision"),
-    ("Updated at", "updated_at"),
-    ("Updated by", "updated_by"),
-)
-
-
-def compare(current: Document, historical: Document) -> list[ComparedField]:
-    return [ComparedField(label, getattr(current, name), getattr(historical, name)) for label, name in COMPARED_FIELDS]
-
-
-def public_version_id(document: Any) -> str:
-    """The URL id of a superseded copy (document or capital activity)."""
-    return version_id(document.version_date, document.version_revision)
-
-
 class DocumentHistoryView(LoginRequiredMixin, TemplateView):
     """Superseded versions in a date range (SK BETWEEN, pattern 8) and current vs one of them.
 
@@ -200,30 +126,24 @@ class DocumentHistoryView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         document_id = kwargs["document_id"]
-        repository = FundRepository()
-        current = repository.get_document(document_id)
         form = HistoryForm(self.request.GET or None)
-        versions, activities, comparison, compared = [], [], None, None
         if form.is_bound and not form.is_valid():
-            pass  # errors are shown beside the form; nothing else is read
+            # Errors are shown beside the form; only the current document is read.
+            document = selectors.document_header(document_id=document_id)
+            history = selectors.DocumentHistory(document, [], [], None, None, None)
         else:
             data = form.cleaned_data if form.is_bound else {}
-            start, end = data.get("start"), data.get("end")
-            versions = repository.document_versions(document_id, start, end)
-            activities = repository.document_versions(document_id, start, end, kind=Kind.CAPITAL_ACTIVITY)
-            if data.get("compare"):
-                compared = repository.get_document_version(document_id, data["compare"])
-                comparison = compare(current, compared)
+            history = selectors.document_history(
+                document_id=document_id,
+                start=data.get("start"),
+                end=data.get("end"),
+                compare_with=data.get("compare") or None,
+            )
         context.update(
-            document=current,
+            **vars_of(history),
             form=form,
             range_query=self._range_query(form),
-            versions=[(public_version_id(v), v) for v in versions],
-            activities=activities,
-            compared=compared,
-            compared_id=public_version_id(compared) if compared else None,
-            comparison=comparison,
-            currency=current.currency,
+            currency=history.document.currency,
         )
         return context
 

@@ -81,12 +81,6 @@ def local_backend(settings, dynamodb_local) -> Iterator[Backend]:
     tables.delete(name)
 
 
-@pytest.fixture(params=["moto", "local"])
-def backend(request) -> Backend:
-    """A fresh, empty table on moto and then on DynamoDB Local (the contract suite)."""
-    return request.getfixturevalue(f"{request.param}_backend")
-
-
 @pytest.fixture
 def repo(backend) -> FundRepository:
     return backend.repository

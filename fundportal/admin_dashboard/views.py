@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.generic import TemplateView
 
-from fundportal.dynamo import FundRepository, explorer, patterns, tables
+from fundportal import patterns
+from fundportal.dynamo import explorer, tables
 from fundportal.dynamo.errors import BadCursor, InvalidId, NotFound
 from fundportal.dynamo.instrumentation import page_log
 from fundportal.dynamo.schema import TABLE
@@ -147,7 +148,7 @@ class PatternsView(DashboardView):
         if form.is_bound and form.is_valid():
             data = form.cleaned_data
             try:
-                results = patterns.run_patterns(FundRepository(), data["document"], data["position"])
+                results = patterns.run_patterns(data["document"], data["position"])
             except InvalidId as error:
                 form.add_error(None, error.user_message)
                 status = 400

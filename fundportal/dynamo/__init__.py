@@ -1,4 +1,8 @@
-"""The project's data layer over boto3: one table, single-table design (see DESIGN.md)."""
+"""The project's data layer over boto3: one table, single-table design (see DESIGN.md).
+
+gateway (requests) ← repositories (access patterns, entities in and out) ← the apps'
+services (writes) and selectors (reads).
+"""
 
 from .errors import (
     AlreadyExists,
@@ -11,14 +15,12 @@ from .errors import (
     StoreUnavailable,
     UnprocessedItems,
 )
-from .repository import FundRepository
 
 __all__ = [
     "AlreadyExists",
     "BadCursor",
     "Conflict",
     "DataLayerError",
-    "FundRepository",
     "InvalidId",
     "ItemTooLarge",
     "NotFound",

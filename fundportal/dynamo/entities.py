@@ -1,43 +1,101 @@
-"""Domain entities and their conversion to and from DynamoDB items.
-
-Every write goes through `to_item`, which recomputes all index keys from the entity's own
-fields, so an index key can never drift from the data it indexes.
+"""Domain entities, each declared once: its fields, the DynamoDB attribute each is stored in,
+its defaults, and the indexes it belongs to. `to_item` / `from_item` are derived from that
+declaration (`Stored` fields), and every write goes through `to_item`, which recomputes the
+index keys from the entity's own fields, so an index key can never drift from its data.
+Index attribute names come from the one schema definition (`schema.TABLE`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from functools import cache
 from typing import Any, ClassVar
+
+from moneyed import Money
+
+from fundportal.domain.money import CURRENCIES, money
 
 from . import keys
 from .keys import Kind
+from .schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
+
+__all__ = ["CURRENCIES"]
 
 LATEST = "Latest"
 HISTORICAL = "Historical"
 DOCUMENT_STATUSES = ("Active", "Draft", "Final")
 ACTIVITY_STATUSES = ("Pending", "Completed", "Cancelled")
 ENTRY_STATUSES = ("Pending", "Completed", "Active", "Cancelled")
-CURRENCIES = ("USD", "EUR", "GBP", "CHF", "JPY")
-# Amounts in these statuses are shown but left out of totals.
-EXCLUDED_FROM_TOTALS = ("Cancelled",)
 
 
-def _date(value: Any) -> date | None:
-    return date.fromisoformat(value) if value else None
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
 
 
-def _datetime(value: Any) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
+# --- how a field is stored ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Codec:
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any], Any]
 
 
 def _iso(value: date | datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC).replace(microsecond=0)
+def _same(value: Any) -> Any:
+    return value
+
+
+TEXT = Codec(_same, _same)
+OPTIONAL_TEXT = Codec(lambda v: v or None, lambda v: v or "")
+NUMBER = Codec(_same, _same)  # Decimal in, Decimal out (the serializer never makes floats)
+INTEGER = Codec(_same, int)
+DATE = Codec(_iso, lambda v: date.fromisoformat(v) if v else None)
+DATETIME = Codec(_iso, lambda v: datetime.fromisoformat(v) if v else None)
+
+
+def stored(attribute: str, codec: Codec = TEXT, default: Any = None) -> Any:
+    """A dataclass field kept in DynamoDB attribute `attribute` (its default stated here only)."""
+    return field(default=default, metadata={"attribute": attribute, "codec": codec})
+
+
+@cache
+def _stored_fields(cls: type) -> tuple[tuple[str, str, Codec, Any], ...]:
+    """(field name, attribute, codec, default) for every stored field of `cls`."""
+    return tuple(
+        (f.name, f.metadata["attribute"], f.metadata["codec"], f.default) for f in fields(cls) if "attribute" in f.metadata
+    )
+
+
+def _encode(entity: Any) -> dict[str, Any]:
+    item = {}
+    for name, attribute, codec, _ in _stored_fields(type(entity)):
+        value = codec.encode(getattr(entity, name))
+        if value is not None:
+            item[attribute] = value
+    return item
+
+
+def _decode(cls: type, item: dict[str, Any]) -> dict[str, Any]:
+    values = {}
+    for name, attribute, codec, default in _stored_fields(cls):
+        raw = item.get(attribute)
+        values[name] = default if raw is None else codec.decode(raw)
+    return values
+
+
+def _index_attributes(index_name: str, pk: str, sk: str) -> dict[str, str]:
+    index = TABLE.index(index_name)
+    return {index.pk: pk, index.sk: sk}
+
+
+# --- entities -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,17 +114,17 @@ class Position:
 
 @dataclass(frozen=True, slots=True)
 class Versioned:
-    """Fields shared by the document-level entities that keep superseded copies."""
+    """The document-level entities that keep superseded copies (PK = document, SK = version)."""
 
     KIND: ClassVar[Kind]
 
     document_id: str
-    revision: int = 1
+    revision: int = stored("Revision", INTEGER, 1)
     latest: bool = True
     version_date: date | None = None  # date in a superseded copy's SK
     version_revision: int | None = None  # suffix in a superseded copy's SK
-    updated_at: datetime | None = None
-    updated_by: str | None = None
+    updated_at: datetime | None = stored("UpdatedAt", DATETIME)
+    updated_by: str | None = stored("UpdatedBy")
 
     @property
     def sk(self) -> str:
@@ -79,31 +137,31 @@ class Versioned:
     def version(self) -> str:
         return LATEST if self.latest else HISTORICAL
 
-    def _base_item(self) -> dict[str, Any]:
+    def index_keys(self) -> dict[str, str]:
+        return {}
+
+    def to_item(self) -> dict[str, Any]:
         return {
             "PK": keys.document_pk(self.document_id),
             "SK": self.sk,
             "EntityType": self.KIND.entity_type,
             "Version": self.version,
-            "Revision": self.revision,
-            "UpdatedAt": _iso(self.updated_at),
-            "UpdatedBy": self.updated_by,
+            **_encode(self),
+            **self.index_keys(),
         }
 
-    @staticmethod
-    def _base_fields(item: dict[str, Any]) -> dict[str, Any]:
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> Any:
         parsed = keys.parse_sk(item["SK"])
-        return {
-            "document_id": item["PK"],
-            "revision": int(item.get("Revision", 1)),
-            "latest": parsed.latest,
-            "version_date": parsed.version_date,
-            "version_revision": parsed.revision,
-            "updated_at": _datetime(item.get("UpdatedAt")),
-            "updated_by": item.get("UpdatedBy"),
-        }
+        return cls(
+            document_id=item["PK"],
+            latest=parsed.latest,
+            version_date=parsed.version_date,
+            version_revision=parsed.revision,
+            **_decode(cls, item),
+        )
 
-    def superseded(self, on: date) -> Versioned:
+    def superseded(self, on: date) -> Any:
         """The copy to archive when this current version is replaced on `on`."""
         return replace(self, latest=False, version_date=on, version_revision=self.revision)
 
@@ -112,62 +170,40 @@ class Versioned:
 class Document(Versioned):
     KIND: ClassVar[Kind] = Kind.DOCUMENT
 
-    title: str = ""
-    fund_id: str = ""
-    as_of_date: date | None = None
-    status: str = "Active"
-    currency: str = "USD"
+    title: str = stored("Title", TEXT, "")
+    fund_id: str = stored("FundId", OPTIONAL_TEXT, "")
+    as_of_date: date | None = stored("AsOfDate", DATE)
+    status: str = stored("Status", TEXT, "Active")
+    currency: str = stored("Currency", TEXT, "USD")
 
     def to_item(self) -> dict[str, Any]:
-        item = self._base_item()
-        item.update(
-            Title=self.title,
-            FundId=self.fund_id or None,
-            AsOfDate=_iso(self.as_of_date),
-            Status=self.status if self.latest else HISTORICAL,
-            Currency=self.currency,
-        )
-        if self.latest:
-            item["GSI_PK"], item["GSI_SK"] = keys.entity_index_keys(Kind.DOCUMENT, self.document_id)
-            if self.as_of_date:
-                item["GSI3_PK"], item["GSI3_SK"] = keys.month_index_keys(self.as_of_date, self.document_id)
+        item = Versioned.to_item(self)
+        if not self.latest:
+            item["Status"] = HISTORICAL  # the seed's superseded copies carry Status = Historical
         return item
 
-    @classmethod
-    def from_item(cls, item: dict[str, Any]) -> Document:
-        return cls(
-            **cls._base_fields(item),
-            title=item.get("Title", ""),
-            fund_id=item.get("FundId", ""),
-            as_of_date=_date(item.get("AsOfDate")),
-            status=item.get("Status", "Active"),
-            currency=item.get("Currency", "USD"),
-        )
+    def index_keys(self) -> dict[str, str]:
+        """Current documents only: the entity index, and the month index when dated (sparse)."""
+        if not self.latest:
+            return {}
+        attributes = _index_attributes(ENTITY_INDEX, *keys.entity_index_keys(Kind.DOCUMENT, self.document_id))
+        if self.as_of_date:
+            attributes.update(_index_attributes(MONTH_INDEX, *keys.month_index_keys(self.as_of_date, self.document_id)))
+        return attributes
 
 
 @dataclass(frozen=True, slots=True)
 class CapitalActivity(Versioned):
     KIND: ClassVar[Kind] = Kind.CAPITAL_ACTIVITY
 
-    amount: Decimal = Decimal(0)
-    status: str = "Pending"
-    currency: str = "USD"
-    as_of_date: date | None = None
+    amount: Decimal = stored("Amount", NUMBER, Decimal(0))
+    status: str = stored("Status", TEXT, "Pending")
+    currency: str = stored("Currency", TEXT, "USD")
+    as_of_date: date | None = stored("AsOfDate", DATE)
 
-    def to_item(self) -> dict[str, Any]:
-        item = self._base_item()
-        item.update(Amount=self.amount, Status=self.status, Currency=self.currency, AsOfDate=_iso(self.as_of_date))
-        return item
-
-    @classmethod
-    def from_item(cls, item: dict[str, Any]) -> CapitalActivity:
-        return cls(
-            **cls._base_fields(item),
-            amount=item.get("Amount", Decimal(0)),
-            status=item.get("Status", "Pending"),
-            currency=item.get("Currency", "USD"),
-            as_of_date=_date(item.get("AsOfDate")),
-        )
+    @property
+    def money(self) -> Money:
+        return money(self.amount, self.currency)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,16 +213,16 @@ class PositionEntry:
     KIND: ClassVar[Kind]
 
     document_id: str
-    position_id: str
-    fund_id: str
-    investor_id: str
-    amount: Decimal
-    status: str = "Pending"
-    currency: str = "USD"
-    as_of_date: date | None = None  # the document's, denormalised for the position index
-    due_date: date | None = None
-    updated_at: datetime | None = None
-    updated_by: str | None = None
+    position_id: str = stored("PositionId", TEXT, "")
+    fund_id: str = stored("FundId", TEXT, "")
+    investor_id: str = stored("InvestorId", TEXT, "")
+    amount: Decimal = stored("Amount", NUMBER, Decimal(0))
+    status: str = stored("Status", TEXT, "Pending")
+    currency: str = stored("Currency", TEXT, "USD")
+    as_of_date: date | None = stored("AsOfDate", DATE)  # the document's, denormalised for the position index
+    due_date: date | None = stored("DueDate", DATE)
+    updated_at: datetime | None = stored("UpdatedAt", DATETIME)
+    updated_by: str | None = stored("UpdatedBy")
 
     @property
     def kind(self) -> Kind:
@@ -201,50 +237,35 @@ class PositionEntry:
         return Position(self.position_id, self.fund_id, self.investor_id)
 
     @property
-    def counts_in_totals(self) -> bool:
-        return self.status not in EXCLUDED_FROM_TOTALS
+    def money(self) -> Money:
+        return money(self.amount, self.currency)
+
+    @property
+    def flow_date(self) -> date | None:
+        """When the cash moves: the due date when set, else the document's as-of date."""
+        return self.due_date or self.as_of_date
+
+    def index_keys(self) -> dict[str, str]:
+        """Every entry is in the entity index and the position index."""
+        return {
+            **_index_attributes(ENTITY_INDEX, *keys.entity_index_keys(self.KIND, self.document_id, self.position_id)),
+            **_index_attributes(POSITION_INDEX, *keys.position_index_keys(self.KIND, self.position_id, self.document_id)),
+        }
 
     def to_item(self) -> dict[str, Any]:
-        gsi_pk, gsi_sk = keys.entity_index_keys(self.KIND, self.document_id, self.position_id)
-        gsi2_pk, gsi2_sk = keys.position_index_keys(self.KIND, self.position_id, self.document_id)
         return {
             "PK": keys.document_pk(self.document_id),
             "SK": self.sk,
             "EntityType": self.KIND.entity_type,
             "Version": LATEST,
-            "PositionId": self.position_id,
-            "FundId": self.fund_id,
-            "InvestorId": self.investor_id,
-            "Amount": self.amount,
-            "Status": self.status,
-            "Currency": self.currency,
-            "AsOfDate": _iso(self.as_of_date),
-            "DueDate": _iso(self.due_date),
-            "UpdatedAt": _iso(self.updated_at),
-            "UpdatedBy": self.updated_by,
-            "GSI_PK": gsi_pk,
-            "GSI_SK": gsi_sk,
-            "GSI2_PK": gsi2_pk,
-            "GSI2_SK": gsi2_sk,
+            **_encode(self),
+            **self.index_keys(),
         }
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> PositionEntry:
         entry_cls = ENTRY_CLASSES[Kind.from_entity_type(item["EntityType"])]
-        document_id = item.get("PK") or keys.parse_position_index_sk(item["GSI2_SK"])[1]
-        return entry_cls(
-            document_id=document_id,
-            position_id=item["PositionId"],
-            fund_id=item.get("FundId", ""),
-            investor_id=item.get("InvestorId", ""),
-            amount=item.get("Amount", Decimal(0)),
-            status=item.get("Status", "Pending"),
-            currency=item.get("Currency", "USD"),
-            as_of_date=_date(item.get("AsOfDate")),
-            due_date=_date(item.get("DueDate")),
-            updated_at=_datetime(item.get("UpdatedAt")),
-            updated_by=item.get("UpdatedBy"),
-        )
+        return entry_cls(document_id=item["PK"], **_decode(entry_cls, item))
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,133 +299,43 @@ def entity_from_item(item: dict[str, Any]) -> Document | CapitalActivity | Posit
     return PositionEntry.from_item(item)
 
 
-# --- aggregates the pages show -------------------------------------------------------------------
-
-
-def _sum(entries: list[PositionEntry | None]) -> Decimal:
-    return sum((e.amount for e in entries if e is not None and e.counts_in_totals), Decimal(0))
-
-
-def dpi(distributed: Decimal, paid_in: Decimal) -> Decimal | None:
-    """Distributions to paid-in capital; None where nothing was paid in."""
-    return (distributed / paid_in).quantize(Decimal("0.01")) if paid_in > 0 else None
-
-
 @dataclass(frozen=True, slots=True)
-class Totals:
-    called: Decimal = Decimal(0)
-    distributed: Decimal = Decimal(0)
-    unfunded: Decimal = Decimal(0)
+class MonthCatalogEntry:
+    """A month that has had current documents (tiny catalog partition; the list's month menu)."""
 
-    @property
-    def dpi(self) -> Decimal | None:
-        return dpi(self.distributed, self.called)
+    month: date
 
-
-@dataclass(slots=True)
-class PositionInDocument:
-    """One position's three entries in one document (any may be missing)."""
-
-    document_id: str
-    position_id: str
-    capital_call: CapitalCall | None = None
-    distribution: Distribution | None = None
-    unfunded_commitment: UnfundedCommitment | None = None
-
-    def set(self, entry: PositionEntry) -> None:
-        setattr(self, entry.KIND.value.lower(), entry)
-
-    def get(self, kind: Kind) -> PositionEntry | None:
-        return getattr(self, kind.value.lower())
-
-    @property
-    def entries(self) -> list[PositionEntry]:
-        return [e for e in (self.capital_call, self.distribution, self.unfunded_commitment) if e is not None]
-
-    @property
-    def position(self) -> Position | None:
-        entries = self.entries
-        return entries[0].position if entries else None
-
-    @property
-    def totals(self) -> Totals:
-        return Totals(
-            called=_sum([self.capital_call]),
-            distributed=_sum([self.distribution]),
-            unfunded=_sum([self.unfunded_commitment]),
-        )
-
-
-@dataclass(slots=True)
-class DocumentOverview:
-    """Everything a document contains, from one Query on its partition."""
-
-    document: Document
-    capital_activity: CapitalActivity | None = None
-    document_history: list[Document] = field(default_factory=list)
-    activity_history: list[CapitalActivity] = field(default_factory=list)
-    positions: list[PositionInDocument] = field(default_factory=list)
-
-    @property
-    def totals(self) -> Totals:
-        rows = [p.totals for p in self.positions]
-        return Totals(
-            called=sum((t.called for t in rows), Decimal(0)),
-            distributed=sum((t.distributed for t in rows), Decimal(0)),
-            unfunded=sum((t.unfunded for t in rows), Decimal(0)),
-        )
-
-    def position(self, position_id: str) -> PositionInDocument | None:
-        return next((p for p in self.positions if p.position_id == position_id), None)
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentSummary:
-    """A row of the document list (from the month index projection)."""
-
-    document_id: str
-    title: str
-    fund_id: str
-    as_of_date: date
-    status: str
-    revision: int
-    currency: str
+    def to_item(self) -> dict[str, Any]:
+        pk, sk = keys.month_catalog_keys(self.month)
+        return {"PK": pk, "SK": sk, "EntityType": "MonthCatalog"}
 
 
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
-    document_id: str
-    at: datetime
-    user: str
-    action: str
-    target: str
-    changes: dict[str, Any]
-    token: str
+    """Who changed what in a document, and when (its own `AUDIT#<doc>` partition)."""
+
+    document_id: str = stored("DocumentId")
+    at: datetime = stored("At", DATETIME)
+    user: str = stored("User", TEXT, "")
+    action: str = stored("Action", TEXT, "")
+    target: str = stored("Target", TEXT, "")
+    changes: dict[str, Any] = stored("Changes", TEXT, None)
+    token: str = ""
 
     def to_item(self) -> dict[str, Any]:
+        item = _encode(replace(self, changes={k: _jsonable(v) for k, v in (self.changes or {}).items()}))
         return {
             "PK": keys.audit_pk(self.document_id),
             "SK": keys.audit_sk(self.at.isoformat(timespec="microseconds"), self.token),
             "EntityType": "AuditEntry",
-            "DocumentId": self.document_id,
-            "At": self.at.isoformat(),
-            "User": self.user,
-            "Action": self.action,
-            "Target": self.target,
-            "Changes": {k: _jsonable(v) for k, v in self.changes.items()},
+            **item,
         }
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> AuditEntry:
-        return cls(
-            document_id=item["DocumentId"],
-            at=datetime.fromisoformat(item["At"]),
-            user=item.get("User", ""),
-            action=item.get("Action", ""),
-            target=item.get("Target", ""),
-            changes=item.get("Changes", {}),
-            token=keys.parse_audit_sk(item["SK"])[1],
-        )
+        values = _decode(cls, item)
+        values["changes"] = values["changes"] or {}
+        return cls(**values, token=keys.parse_audit_sk(item["SK"])[1])
 
 
 def _jsonable(value: Any) -> Any:
@@ -416,10 +347,10 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def diff(old: Any, new: Any, fields: tuple[str, ...]) -> dict[str, list[Any]]:
+def diff(old: Any, new: Any, names: tuple[str, ...]) -> dict[str, list[Any]]:
     """Field-by-field changes between two entities: {field: [old, new]}."""
     changes = {}
-    for name in fields:
+    for name in names:
         before = getattr(old, name, None) if old is not None else None
         after = getattr(new, name, None) if new is not None else None
         if before != after:

@@ -102,3 +102,60 @@ class UnprocessedItems(DataLayerError):
         self.count = count
         self.user_message = f"{count} items were still unprocessed after all retries."
         super().__init__(self.user_message)
+
+
+class TableMissing(StoreUnavailable):
+    """The table (or an index) does not exist."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        super().__init__(f"table '{table}' does not exist (run manage.py create_table)")
+
+
+class TableInUse(DataLayerError):
+    """CreateTable/DeleteTable on a table that is being created or already exists."""
+
+    user_message = "The table already exists or is being changed."
+
+
+class ConditionFailed(DataLayerError):
+    """A single conditional write (PutItem/UpdateItem/DeleteItem) failed its condition."""
+
+    user_message = "The item was not as expected; nothing was written."
+
+
+class TransactionCancelled(DataLayerError):
+    """TransactWriteItems was cancelled; `reasons` holds one code per action ('None' = fine)."""
+
+    user_message = "The change was not applied; nothing was written."
+
+    def __init__(self, reasons: list[str]) -> None:
+        self.reasons = reasons
+        super().__init__(f"transaction cancelled: {reasons}")
+
+    def failed(self, index: int) -> bool:
+        """True when the action at `index` failed its condition."""
+        return len(self.reasons) > index and self.reasons[index] == "ConditionalCheckFailed"
+
+    @property
+    def condition_failed(self) -> bool:
+        return "ConditionalCheckFailed" in self.reasons
+
+    @property
+    def conflicted(self) -> bool:
+        """Another transaction held an item: worth retrying with the same token."""
+        return "TransactionConflict" in self.reasons and not self.condition_failed
+
+
+class IdempotencyMismatch(DataLayerError):
+    """A ClientRequestToken was reused with different parameters within DynamoDB's 10 minutes."""
+
+    user_message = "This form was already submitted with other values; reload and try again."
+
+
+class RequestRejected(DataLayerError):
+    """DynamoDB refused the request (validation and the like): a bug on our side, logged."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(f"{code}: {message}")

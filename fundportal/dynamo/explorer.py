@@ -15,7 +15,7 @@ from typing import Any
 
 from . import cursor as cursors
 from . import keys
-from .client import call, from_item, table_name
+from .gateway import TableGateway
 from .schema import POSITION_INDEX, TABLE
 
 DEFAULT_PAGE_SIZE = 25
@@ -92,32 +92,24 @@ def _collection_page(
 ) -> CollectionPage:
     page_size = max(1, min(int(page_size), MAX_PAGE_SIZE))
     binding = ("explorer", collection, collection_id, page_size)
-    params: dict[str, Any] = {
-        "TableName": table_name(),
-        "KeyConditionExpression": key_condition,
-        "ExpressionAttributeValues": {":pk": {"S": pk}},
-    }
-    if index:
-        params["IndexName"] = index
-    if cursor:
-        params["ExclusiveStartKey"], _ = cursors.decode(cursor, binding)
-    raw: list[dict[str, Any]] = []
+    gateway = TableGateway()
+    start_key = cursors.decode(cursor, binding)[0] if cursor else None
+    items: list[dict[str, Any]] = []
     # Read one item beyond the page; keep following LastEvaluatedKey if a 1 MB response
     # boundary cut the page short.
-    while len(raw) <= page_size:
-        params["Limit"] = page_size + 1 - len(raw)
-        response = call("Query", index=index, key_condition=key_condition, **params)
-        raw.extend(response["Items"])
-        last_key = response.get("LastEvaluatedKey")
-        if not last_key:
+    while len(items) <= page_size:
+        limit = page_size + 1 - len(items)
+        page = gateway.query_page(key_condition, {":pk": pk}, index=index, limit=limit, start_key=start_key)
+        items.extend(page.items)
+        if not page.last_key:
             break
-        params["ExclusiveStartKey"] = last_key
+        start_key = page.last_key
     next_cursor = None
-    if len(raw) > page_size:
-        raw = raw[:page_size]
-        last_shown = {name: raw[-1][name] for name in key_attributes}
+    if len(items) > page_size:
+        items = items[:page_size]
+        last_shown = {name: {"S": items[-1][name]} for name in key_attributes}
         next_cursor = cursors.encode(last_shown, binding)
-    return CollectionPage(collection, collection_id, index, [from_item(item) for item in raw], next_cursor)
+    return CollectionPage(collection, collection_id, index, items, next_cursor)
 
 
 def index_keys(item: dict[str, Any]) -> list[IndexKeys]:

@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from . import keys
-from .client import call, from_item, table_name, to_attr
+from .client import table_name
 from .entities import entity_from_item
-from .errors import UnprocessedItems
+from .errors import ConditionFailed
+from .gateway import Condition, TableGateway
 
-BATCH_WRITE_SIZE = 25
 # Index attributes an entity's to_item() derives from its own fields.
 INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK")
 FUND_ENTITY_TYPES = frozenset(keys.Kind(k).entity_type for k in keys.Kind)
@@ -28,38 +26,16 @@ FUND_ENTITY_TYPES = frozenset(keys.Kind(k).entity_type for k in keys.Kind)
 # --- deleting whole partitions (throwaway data of the access-pattern explainer, tests) -----------
 
 
-def partition_keys(pk: str, table: str | None = None) -> list[dict[str, Any]]:
+def partition_keys(pk: str, table: str | None = None) -> list[tuple[str, str]]:
     """Every (PK, SK) key of one partition (Query, all pages, keys only)."""
-    table = table or table_name()
-    params: dict[str, Any] = {
-        "TableName": table,
-        "KeyConditionExpression": "PK = :pk",
-        "ExpressionAttributeValues": {":pk": {"S": pk}},
-        "ProjectionExpression": "PK, SK",
-    }
-    found: list[dict[str, Any]] = []
-    while True:
-        response = call("Query", key_condition="PK = :pk", **params)
-        found.extend(response["Items"])
-        if not response.get("LastEvaluatedKey"):
-            return found
-        params["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    items = TableGateway(table).query("PK = :pk", {":pk": pk}, projection="PK, SK")
+    return [(item["PK"], item["SK"]) for item in items]
 
 
 def delete_partitions(pks: list[str], table: str | None = None) -> int:
     """Delete every item of the given partitions with BatchWriteItem; returns how many."""
-    table = table or table_name()
     doomed = [key for pk in pks for key in partition_keys(pk, table)]
-    for start in range(0, len(doomed), BATCH_WRITE_SIZE):
-        pending = [{"DeleteRequest": {"Key": key}} for key in doomed[start : start + BATCH_WRITE_SIZE]]
-        for attempt in range(8):
-            response = call("BatchWriteItem", RequestItems={table: pending})
-            pending = response.get("UnprocessedItems", {}).get(table, [])
-            if not pending:
-                break
-            time.sleep(min(1.0, 0.05 * 2**attempt))
-        if pending:
-            raise UnprocessedItems(len(pending))
+    TableGateway(table).batch_write((), delete_keys=doomed)
     return len(doomed)
 
 
@@ -92,8 +68,17 @@ def expected_index_attributes(item: dict[str, Any]) -> dict[str, Any] | None:
     return {name: derived.get(name) for name in INDEX_ATTRIBUTES}
 
 
-def _index_update(table: str, item: dict[str, Any], expected: dict[str, Any]) -> dict[str, Any] | None:
-    """UpdateItem params that set/remove index attributes, conditioned on the item still holding
+@dataclass(frozen=True, slots=True)
+class IndexUpdate:
+    key: tuple[str, str]
+    expression: str
+    condition: Condition
+    names: dict[str, str]
+    values: dict[str, Any]
+
+
+def _index_update(item: dict[str, Any], expected: dict[str, Any]) -> IndexUpdate | None:
+    """An UpdateItem that sets/removes index attributes, conditioned on the item still holding
     exactly the index values we read (so a concurrent writer always wins); None if nothing differs."""
     sets, removes, conditions = [], [], ["attribute_exists(PK)"]
     names: dict[str, str] = {}
@@ -104,39 +89,27 @@ def _index_update(table: str, item: dict[str, Any], expected: dict[str, Any]) ->
         if have is None:
             conditions.append(f"attribute_not_exists(#a{n})")
         else:
-            values[f":old{n}"] = to_attr(have)
+            values[f":old{n}"] = have
             conditions.append(f"#a{n} = :old{n}")
         if want == have:
             continue
         if want is None:
             removes.append(f"#a{n}")
         else:
-            values[f":new{n}"] = to_attr(want)
+            values[f":new{n}"] = want
             sets.append(f"#a{n} = :new{n}")
     if not sets and not removes:
         return None
     # Pin the item as read: any concurrent write changes Revision or UpdatedAt.
-    if "Revision" in item:
-        names["#rev"] = "Revision"
-        values[":rev"] = to_attr(item["Revision"])
-        conditions.append("#rev = :rev")
-    if "UpdatedAt" in item:
-        names["#upd"] = "UpdatedAt"
-        values[":upd"] = to_attr(item["UpdatedAt"])
-        conditions.append("#upd = :upd")
+    for name, attribute in (("rev", "Revision"), ("upd", "UpdatedAt")):
+        if attribute in item:
+            names[f"#{name}"] = attribute
+            values[f":{name}"] = item[attribute]
+            conditions.append(f"#{name} = :{name}")
     expression = " ".join(
         part for part in (f"SET {', '.join(sets)}" if sets else "", f"REMOVE {', '.join(removes)}" if removes else "")
     )
-    params: dict[str, Any] = {
-        "TableName": table,
-        "Key": {"PK": to_attr(item["PK"]), "SK": to_attr(item["SK"])},
-        "UpdateExpression": expression,
-        "ConditionExpression": " AND ".join(conditions),
-        "ExpressionAttributeNames": names,
-    }
-    if values:
-        params["ExpressionAttributeValues"] = values
-    return params
+    return IndexUpdate((item["PK"], item["SK"]), expression, Condition(" AND ".join(conditions)), names, values)
 
 
 class ResumeFile:
@@ -227,34 +200,26 @@ def backfill_indexes(
     table = table or table_name()
     state = state or ResumeFile(resume_file, table, segments)
     limiter = RateLimiter(rate)
+    gateway = TableGateway(table)
     counts = BackfillCounts()
 
     def run_segment(segment: int) -> None:
         if segment in state.done:
             return
-        params: dict[str, Any] = {
-            "TableName": table,
-            "Segment": segment,
-            "TotalSegments": segments,
-            "Limit": page_size,
-        }
         start_key = state.positions.get(segment)
-        if start_key:
-            params["ExclusiveStartKey"] = start_key
         while True:
-            response = call("Scan", **params)
-            items = [from_item(raw) for raw in response["Items"]]
+            page = gateway.scan_page(segment, segments, page_size, start_key)
+            items = page.items
             limiter.acquire(len(items))
             for item in items:
-                _backfill_item(table, item, counts)
+                _backfill_item(gateway, item, counts)
             counts.add(scanned=len(items))
             if progress:
                 progress(len(items))
-            last_key = response.get("LastEvaluatedKey")
-            state.save(segment, last_key)
-            if not last_key:
+            state.save(segment, page.last_key)
+            if not page.last_key:
                 return
-            params["ExclusiveStartKey"] = last_key
+            start_key = page.last_key
 
     with ThreadPoolExecutor(max_workers=segments) as pool:
         for future in [pool.submit(run_segment, s) for s in range(segments)]:
@@ -262,7 +227,7 @@ def backfill_indexes(
     return counts
 
 
-def _backfill_item(table: str, item: dict[str, Any], counts: BackfillCounts) -> None:
+def _backfill_item(gateway: TableGateway, item: dict[str, Any], counts: BackfillCounts) -> None:
     try:
         expected = expected_index_attributes(item)
     except (ValueError, KeyError):
@@ -270,15 +235,13 @@ def _backfill_item(table: str, item: dict[str, Any], counts: BackfillCounts) -> 
     if expected is None:
         counts.add(skipped=1)
         return
-    params = _index_update(table, item, expected)
-    if params is None:
+    update = _index_update(item, expected)
+    if update is None:
         counts.add(unchanged=1)
         return
     try:
-        call("UpdateItem", **params)
-    except ClientError as error:
-        if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-            counts.add(skipped=1)  # changed since we read it: the writer recomputed its keys
-            return
-        raise
+        gateway.update(update.key, update.expression, update.condition, update.names, update.values)
+    except ConditionFailed:
+        counts.add(skipped=1)  # changed since we read it: the writer recomputed its keys
+        return
     counts.add(updated=1)

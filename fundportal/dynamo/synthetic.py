@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from .entities import CapitalActivity, CapitalCall, Distribution, Document, PositionEntry, UnfundedCommitment
-from .repository import document_items
+from .repositories.documents import document_items
 
 CENT = Decimal("0.01")
 MONTHS_SPREAD = 24

@@ -6,10 +6,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from .client import call, table_name
-from .errors import StoreUnavailable
+from .client import table_name
+from .errors import TableInUse, TableMissing
+from .gateway import TableGateway
 from .schema import TABLE, describe_differences
 
 
@@ -31,11 +30,9 @@ class TableStatus:
 def describe(name: str | None = None) -> TableStatus:
     name = name or table_name()
     try:
-        table = call("DescribeTable", TableName=name)["Table"]
-    except ClientError as error:
-        if error.response.get("Error", {}).get("Code") == "ResourceNotFoundException":
-            return TableStatus(name, "MISSING")
-        raise StoreUnavailable(error.response.get("Error", {}).get("Message", "DescribeTable failed")) from error
+        table = TableGateway(name).describe_table()
+    except TableMissing:
+        return TableStatus(name, "MISSING")
     return TableStatus(
         name=name,
         status=table["TableStatus"],
@@ -56,11 +53,10 @@ def create(name: str | None = None, wait_seconds: float = 120) -> tuple[bool, Ta
     created = False
     if describe(name).status == "MISSING":
         try:
-            call("CreateTable", **TABLE.create_table_kwargs(name))
+            TableGateway(name).create_table(TABLE.create_table_kwargs(name))
             created = True
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") != "ResourceInUseException":
-                raise
+        except TableInUse:
+            pass  # created meanwhile by someone else
     deadline = time.monotonic() + wait_seconds
     status = describe(name)
     while not status.active and time.monotonic() < deadline:
@@ -72,7 +68,6 @@ def create(name: str | None = None, wait_seconds: float = 120) -> tuple[bool, Ta
 def delete(name: str | None = None) -> None:
     name = name or table_name()
     try:
-        call("DeleteTable", TableName=name)
-    except ClientError as error:
-        if error.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
-            raise
+        TableGateway(name).delete_table()
+    except TableMissing:
+        pass

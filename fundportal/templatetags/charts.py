@@ -1,6 +1,8 @@
 """Server-side SVG chart of cumulative called vs distributed capital (no JavaScript).
 
-Amounts stay Decimal; only pixel positions are computed from them.
+The tag computes only data (a frozen view model); ``templates/charts/cumulative.html`` renders
+the ``<svg>`` from it with autoescaped template markup. Amounts stay Decimal; only pixel
+positions are computed from them (quantized to 0.1).
 """
 
 from __future__ import annotations
@@ -9,16 +11,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from django import template
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.template.loader import render_to_string
 
 register = template.Library()
 
+TEMPLATE = "charts/cumulative.html"
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 84, 24, 20, 56
 SERIES = (("called", "Called (paid-in)", "#1f5fa8"), ("distributed", "Distributed", "#1e7a3c"))
+MAX_DATE_LABELS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +34,77 @@ class ChartPoint:
     distributed: Decimal
 
 
-def _px(value: Decimal) -> str:
-    return str(value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+@dataclass(frozen=True, slots=True)
+class GridLine:
+    """A horizontal grid line at `y` with its amount label (drawn at `label_y`)."""
+
+    y: str
+    label_y: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class AxisLabel:
+    """A date label on the time axis."""
+
+    x: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One polyline: `points` is the SVG points list ("x,y x,y ...")."""
+
+    name: str
+    label: str
+    color: str
+    points: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dot:
+    """A marker at one data point of one series."""
+
+    x: str
+    y: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """A colour swatch at `x` and its label at `text_x`."""
+
+    x: int
+    text_x: int
+    label: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class CumulativeChart:
+    """Everything the chart template needs; numbers are pixel positions, text is plain text."""
+
+    chart_id: str
+    width: int
+    height: int
+    plot_left: int
+    plot_right: int
+    axis_y: int
+    tick_x: int
+    date_label_y: int
+    legend_y: int
+    legend_text_y: int
+    title: str
+    description: str
+    grid: tuple[GridLine, ...]
+    x_labels: tuple[AxisLabel, ...]
+    series: tuple[Series, ...]
+    dots: tuple[Dot, ...]
+    legend: tuple[LegendEntry, ...]
+
+
+def _px(value: Decimal | int) -> str:
+    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def compact(amount: Decimal) -> str:
@@ -53,11 +126,18 @@ def _nice_max(value: Decimal) -> Decimal:
     return magnitude * 10
 
 
-@register.simple_tag
-def cumulative_chart(points: Sequence[ChartPoint], currency: str = "USD") -> SafeString:
-    """An accessible step chart of cumulative called and distributed capital over time."""
+def _spread(points: Sequence[ChartPoint], most: int = MAX_DATE_LABELS) -> list[ChartPoint]:
+    """At most `most` evenly spread points to label on the time axis."""
+    if len(points) <= most:
+        return list(points)
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(i * step)] for i in range(most)]
+
+
+def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart") -> CumulativeChart | None:
+    """The view model of the step chart of `points`, or None when there is nothing to draw."""
     if not points:
-        return mark_safe("")
+        return None
     plot_w, plot_h = Decimal(WIDTH - LEFT - RIGHT), Decimal(HEIGHT - TOP - BOTTOM)
     top_value = _nice_max(max(max(p.called, p.distributed) for p in points))
     first, last = points[0].as_of.toordinal(), points[-1].as_of.toordinal()
@@ -71,87 +151,63 @@ def cumulative_chart(points: Sequence[ChartPoint], currency: str = "USD") -> Saf
     def y(amount: Decimal) -> Decimal:
         return TOP + plot_h - plot_h * amount / top_value
 
-    grid = []
-    for i in range(5):
-        value = top_value * i / 4
-        grid.append(
-            format_html(
-                '<line x1="{}" x2="{}" y1="{}" y2="{}" class="grid"/>'
-                '<text x="{}" y="{}" text-anchor="end" class="tick">{}</text>',
-                LEFT,
-                WIDTH - RIGHT,
-                _px(y(value)),
-                _px(y(value)),
-                LEFT - 8,
-                _px(y(value) + 4),
-                compact(value),
-            )
-        )
-    ticks = format_html_join(
-        "",
-        '<circle cx="{}" cy="{}" r="3" fill="{}"/>',
-        ((_px(x(p.as_of)), _px(y(getattr(p, name))), color) for p in points for name, _, color in SERIES),
+    grid = tuple(
+        GridLine(y=_px(y(value)), label_y=_px(y(value) + 4), label=compact(value))
+        for value in (top_value * i / 4 for i in range(5))
     )
-    labels = format_html_join(
-        "",
-        '<text x="{}" y="{}" text-anchor="middle" class="tick">{}</text>',
-        ((_px(x(p.as_of)), HEIGHT - BOTTOM + 18, p.as_of.isoformat()) for p in _spread(points)),
-    )
-    lines = []
-    for name, _label, color in SERIES:
-        coords = []
+    series = []
+    for name, label, color in SERIES:
+        coords: list[tuple[str, str]] = []
         previous = None
         for p in points:
             if previous is not None:  # step: hold the previous total until the next document
-                coords.append(f"{_px(x(p.as_of))},{_px(y(previous))}")
+                coords.append((_px(x(p.as_of)), _px(y(previous))))
             previous = getattr(p, name)
-            coords.append(f"{_px(x(p.as_of))},{_px(y(previous))}")
-        lines.append(
-            format_html(
-                '<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5" data-series="{}"/>',
-                " ".join(coords),
-                color,
-                name,
-            )
-        )
-    legend = format_html_join(
-        "",
-        '<rect x="{}" y="{}" width="12" height="12" fill="{}"/><text x="{}" y="{}" class="legend">{}</text>',
-        (
-            (LEFT + i * 170, HEIGHT - 22, color, LEFT + i * 170 + 18, HEIGHT - 12, label)
-            for i, (_, label, color) in enumerate(SERIES)
-        ),
+            coords.append((_px(x(p.as_of)), _px(y(previous))))
+        series.append(Series(name=name, label=label, color=color, points=" ".join(",".join(c) for c in coords)))
+    dots = tuple(
+        Dot(x=_px(x(p.as_of)), y=_px(y(getattr(p, name))), color=color) for p in points for name, _, color in SERIES
+    )
+    x_labels = tuple(AxisLabel(x=_px(x(p.as_of)), text=p.as_of.isoformat()) for p in _spread(points))
+    legend = tuple(
+        LegendEntry(x=LEFT + i * 170, text_x=LEFT + i * 170 + 18, label=label, color=color)
+        for i, (_, label, color) in enumerate(SERIES)
     )
     final = points[-1]
     description = (
         f"From {points[0].as_of.isoformat()} to {final.as_of.isoformat()}: cumulative called "
         f"{currency} {final.called:,.2f}, cumulative distributed {currency} {final.distributed:,.2f}."
     )
-    return format_html(
-        '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-labelledby="chart-title chart-desc" '
-        'xmlns="http://www.w3.org/2000/svg">'
-        '<title id="chart-title">Cumulative called vs distributed capital ({})</title>'
-        '<desc id="chart-desc">{}</desc>{}'
-        '<line x1="{}" x2="{}" y1="{}" y2="{}" class="axis"/>{}{}{}{}</svg>',
-        WIDTH,
-        HEIGHT,
-        currency,
-        description,
-        mark_safe("".join(grid)),  # noqa: S308 - built with format_html above
-        LEFT,
-        WIDTH - RIGHT,
-        HEIGHT - BOTTOM,
-        HEIGHT - BOTTOM,
-        mark_safe("".join(lines)),  # noqa: S308 - built with format_html above
-        ticks,
-        labels,
-        legend,
+    return CumulativeChart(
+        chart_id=str(chart_id),
+        width=WIDTH,
+        height=HEIGHT,
+        plot_left=LEFT,
+        plot_right=WIDTH - RIGHT,
+        axis_y=HEIGHT - BOTTOM,
+        tick_x=LEFT - 8,
+        date_label_y=HEIGHT - BOTTOM + 18,
+        legend_y=HEIGHT - 22,
+        legend_text_y=HEIGHT - 12,
+        title=f"Cumulative called vs distributed capital ({currency})",
+        description=description,
+        grid=grid,
+        x_labels=x_labels,
+        series=tuple(series),
+        dots=dots,
+        legend=legend,
     )
 
 
-def _spread(points: Sequence[ChartPoint], most: int = 8) -> list[ChartPoint]:
-    """At most `most` evenly spread points to label on the time axis."""
-    if len(points) <= most:
-        return list(points)
-    step = (len(points) - 1) / (most - 1)
-    return [points[round(i * step)] for i in range(most)]
+@register.inclusion_tag(TEMPLATE, name="cumulative_chart")
+def cumulative_chart_context(
+    points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart"
+) -> dict[str, Any]:
+    """``{% cumulative_chart points currency [chart_id] %}``: an accessible step chart of
+    cumulative called and distributed capital over time; renders nothing for no points."""
+    return {"chart": build_chart(points, currency, chart_id)}
+
+
+def cumulative_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart") -> str:
+    """The same chart rendered from Python (by the same template), for callers outside templates."""
+    return render_to_string(TEMPLATE, cumulative_chart_context(points, currency, chart_id))

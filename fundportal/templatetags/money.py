@@ -1,39 +1,37 @@
-"""Money and ratio formatting for the analyst pages: Decimal in, text out, never float."""
+"""Money and ratio formatting for the pages: the one way figures are shown (domain.money)."""
 
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
 from django import template
+from moneyed import Money
+
+from fundportal.domain.money import EM_DASH, format_money, format_ratio, money as make_money
 
 register = template.Library()
-
-EMPTY = "—"
-
-
-def _decimal(value: object) -> Decimal | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, Decimal):
-        return value
-    try:
-        return Decimal(str(value))
-    except InvalidOperation:
-        return None
 
 
 @register.filter
 def money(value: object, currency: str = "USD") -> str:
-    """`{{ amount|money:"USD" }}` → 'USD 1,250,000.00' (thousands separators, two decimals)."""
-    amount = _decimal(value)
-    if amount is None:
-        return EMPTY
-    text = f"{amount:,.2f}"
-    return f"{currency} {text}" if currency else text
+    """`{{ figure|money }}` for a Money, `{{ amount|money:"USD" }}` for a Decimal → 'USD 1,250,000.00'."""
+    if isinstance(value, Money) or value is None:
+        return format_money(value)
+    if value == "":
+        return EM_DASH
+    try:
+        amount = value if isinstance(value, Decimal) else Decimal(str(value))
+        return format_money(make_money(amount, currency))
+    except (InvalidOperation, ValueError, TypeError):
+        return EM_DASH
 
 
 @register.filter
 def multiple(value: object) -> str:
     """A ratio such as DPI: Decimal('0.16') → '0.16x'."""
-    ratio = _decimal(value)
-    return EMPTY if ratio is None else f"{ratio:.2f}x"
+    if value is None or value == "":
+        return EM_DASH
+    try:
+        return format_ratio(value if isinstance(value, Decimal) else Decimal(str(value)))
+    except InvalidOperation:
+        return EM_DASH

@@ -10,13 +10,12 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
-from fundportal.dynamo import FundRepository
-from fundportal.dynamo.entities import Document, diff
+from documents import selectors
+from fundportal.dynamo.entities import Document
 from fundportal.dynamo.keys import validate_id
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console, write_csv
 
-COMPARED_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency", "revision", "updated_at", "updated_by")
 COLUMNS = (
     "version",
     "version_date",
@@ -81,27 +80,22 @@ class Command(PipeSafeMixin, DynamoCommand):
         compare = parse_date(options["compare"], "--compare")
         if start and end and start > end:
             raise CommandError(f"--from {start} is after --to {end}.")
-        repository = FundRepository()
         if compare is not None:
-            self.compare(repository, document_id, compare, options["format"])
+            self.compare(document_id, compare, options["format"])
             return
-        if start is None and end is None:
-            current, history = repository.all_versions(document_id)  # one Query, begins_with
-        else:
-            current = repository.get_document(document_id)
-            history = repository.document_versions(document_id, start, end)  # one Query, SK BETWEEN
+        current, history = selectors.document_versions(document_id=document_id, start=start, end=end)
         rows = [version_row(current)] + [version_row(d) for d in history]  # type: ignore[arg-type]
         self.emit(rows, COLUMNS, options["format"], title=f"{document_id}: {len(history)} superseded versions")
 
-    def compare(self, repository: FundRepository, document_id: str, on: date, output: str) -> None:
-        current, history = repository.all_versions(document_id)
+    def compare(self, document_id: str, on: date, output: str) -> None:
+        current, history = selectors.document_versions(document_id=document_id)
         candidates = [d for d in history if d.version_date == on]
         if not candidates:
             dates = ", ".join(sorted({_text(d.version_date) for d in history})) or "none"
             raise CommandError(f"Document '{document_id}' has no version archived on {on} (archived: {dates}).")
         then = max(candidates, key=lambda d: (d.version_revision or 0, d.revision))
-        changes = diff(then, current, COMPARED_FIELDS)
-        rows = [{"field": name, "then": _text(old), "now": _text(new)} for name, (old, new) in changes.items()]
+        changed = [field for field in selectors.compare(current, then) if field.changed]
+        rows = [{"field": f.name, "then": _text(f.historical), "now": _text(f.current)} for f in changed]
         if output == "json":
             payload = {
                 "document": document_id,

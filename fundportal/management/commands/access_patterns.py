@@ -8,8 +8,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
-from fundportal.dynamo import FundRepository
-from fundportal.dynamo.patterns import PatternResult, run_patterns
+from fundportal.patterns import PatternResult, run_patterns
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console
 
@@ -34,7 +33,7 @@ class Command(PipeSafeMixin, DynamoCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         results = run_patterns(
-            FundRepository(), options["document"], options["position"], writes=not options["reads_only"]
+            options["document"], options["position"], writes=not options["reads_only"]
         )
         if options["format"] == "json":
             self.stdout.write(json.dumps([r.as_dict() for r in results], indent=2))

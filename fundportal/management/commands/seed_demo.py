@@ -8,8 +8,9 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from fundportal.dynamo import FundRepository, tables
-from fundportal.dynamo.keys import month_catalog_keys
+from fundportal.dynamo import tables
+from fundportal.dynamo.entities import MonthCatalogEntry
+from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.sample import sample_entities, sample_items
 from fundportal.dynamo.synthetic import SyntheticSpec, generate, item_size
 from fundportal.management.base import DynamoCommand
@@ -68,7 +69,7 @@ class Command(DynamoCommand):
         status = tables.describe()
         if status.status == "MISSING":
             raise CommandError(f"table {status.name} does not exist: run 'manage.py create_table' first")
-        repository = FundRepository()
+        repository = DocumentRepository()
         if options["if_empty"] and repository.months():
             self.stdout.write("The table already has documents; nothing loaded.")
             return
@@ -100,7 +101,7 @@ class Command(DynamoCommand):
             f"for {self.describe(spec)}; nothing written."
         )
 
-    def load_synthetic(self, repository: FundRepository, spec: SyntheticSpec, workers: int, show: bool) -> None:
+    def load_synthetic(self, repository: DocumentRepository, spec: SyntheticSpec, workers: int, show: bool) -> None:
         total = spec.item_count
         started = time.perf_counter()
         with item_progress(self, enabled=show) as progress:
@@ -123,15 +124,11 @@ class Command(DynamoCommand):
             f"{spec.funds} fund{'s' if spec.funds != 1 else ''}, seed {spec.seed}"
         )
 
-    def load_sample(self, repository: FundRepository) -> None:
+    def load_sample(self, repository: DocumentRepository) -> None:
         items = sample_items()
-        catalog = {
-            month_catalog_keys(e.as_of_date)
-            for e in sample_entities()
-            if getattr(e, "latest", False) and getattr(e, "as_of_date", None)
-        }
-        catalog_items = [{"PK": pk, "SK": sk, "EntityType": "MonthCatalog"} for pk, sk in sorted(catalog)]
-        repository.put_items(items + catalog_items)
+        months = {e.as_of_date for e in sample_entities() if getattr(e, "latest", False) and e.as_of_date}
+        catalog_items = [MonthCatalogEntry(month).to_item() for month in sorted(months)]
+        repository.bulk_load(items + catalog_items, workers=1)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Loaded the seed sample: {len(items)} fund items (DOC001, DOC002) "

@@ -4,68 +4,40 @@ unfunded, DPI). Reads every page of the position index."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
-from fundportal.dynamo import FundRepository
-from fundportal.dynamo.entities import PositionEntry, dpi
+from fundportal.domain.figures import Figures
+from fundportal.domain.money import format_money, format_ratio
+from fundportal.dynamo import NotFound
+from fundportal.dynamo.entities import PositionEntry
 from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console, write_csv
+from positions import selectors
 
 COLUMNS = ("document", "as_of_date", "entity", "amount", "currency", "status", "due_date", "fund", "investor")
 
 
-@dataclass
-class PositionTotals:
-    """Totals of one currency: sums of calls and distributions (cancelled ones left out) and the
-    unfunded commitment of the latest as-of date."""
+def figures_dict(figures: Figures) -> dict[str, Any]:
+    """JSON of one currency's figures (exact decimals as strings)."""
 
-    currency: str
-    called: Decimal = Decimal(0)
-    distributed: Decimal = Decimal(0)
-    unfunded: Decimal | None = None
-    unfunded_as_of: date | None = None
+    def text(value: Any) -> str | None:
+        return None if value is None else str(value)
 
-    def add(self, entry: PositionEntry) -> None:
-        if not entry.counts_in_totals:
-            return
-        if entry.kind is Kind.CAPITAL_CALL:
-            self.called += entry.amount
-        elif entry.kind is Kind.DISTRIBUTION:
-            self.distributed += entry.amount
-        elif self.unfunded_as_of is None or (entry.as_of_date and entry.as_of_date >= self.unfunded_as_of):
-            self.unfunded, self.unfunded_as_of = entry.amount, entry.as_of_date
-
-    @property
-    def dpi(self) -> Decimal | None:
-        return dpi(self.distributed, self.called)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "currency": self.currency,
-            "called": str(self.called),
-            "distributed": str(self.distributed),
-            "unfunded": None if self.unfunded is None else str(self.unfunded),
-            "unfunded_as_of": self.unfunded_as_of.isoformat() if self.unfunded_as_of else None,
-            "dpi": None if self.dpi is None else str(self.dpi),
-        }
-
-
-def totals_by_currency(entries: list[PositionEntry]) -> list[PositionTotals]:
-    totals: dict[str, PositionTotals] = {}
-    for entry in sorted(entries, key=lambda e: (e.as_of_date or date.min, e.document_id)):
-        totals.setdefault(entry.currency, PositionTotals(entry.currency)).add(entry)
-    return [totals[c] for c in sorted(totals)]
-
-
-def money(amount: Decimal | None, currency: str) -> str:
-    return "-" if amount is None else f"{currency} {amount:,.2f}"
+    return {
+        "currency": figures.currency,
+        "called": str(figures.called.amount),
+        "called_pending": str(figures.called_pending.amount),
+        "distributed": str(figures.distributed.amount),
+        "distributed_pending": str(figures.distributed_pending.amount),
+        "unfunded": text(figures.unfunded and figures.unfunded.amount),
+        "unfunded_as_of": text(figures.unfunded_as_of and figures.unfunded_as_of.isoformat()),
+        "dpi": text(figures.dpi),
+        "dpi_settled": text(figures.dpi_settled),
+    }
 
 
 def entry_row(entry: PositionEntry) -> dict[str, str]:
@@ -99,12 +71,12 @@ class Command(PipeSafeMixin, DynamoCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         position_id = validate_id(options["position"], "position id")
         kind = Kind.from_slug(options["entity"]) if options["entity"] else None
-        entries = FundRepository().position_entries(position_id, kind)
-        if not entries:
+        try:
+            report = selectors.position_report(position_id=position_id, kind=kind)
+        except NotFound:
             what = f"{kind.slug.replace('_', ' ')} entries" if kind else "entries"
-            raise CommandError(f"Position '{position_id}' has no {what}.")
-        entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))
-        totals = totals_by_currency(entries)
+            raise CommandError(f"Position '{position_id}' has no {what}.") from None
+        entries, totals = report.entries, report.figures
         output = options["format"]
         if output == "json":
             payload = {
@@ -112,7 +84,7 @@ class Command(PipeSafeMixin, DynamoCommand):
                 "entity": kind.slug if kind else None,
                 "documents": len({e.document_id for e in entries}),
                 "entries": [entry_row(e) for e in entries],
-                "totals": [t.as_dict() for t in totals],
+                "totals": [figures_dict(t) for t in totals],
             }
             self.stdout.write(json.dumps(payload, indent=2))
         elif output == "csv":
@@ -123,22 +95,23 @@ class Command(PipeSafeMixin, DynamoCommand):
     def write_csv(self, entries: list[PositionEntry]) -> None:
         write_csv(self, COLUMNS, (entry_row(e) for e in entries))
 
-    def print_table(self, position_id: str, entries: list[PositionEntry], totals: list[PositionTotals]) -> None:
+    def print_table(self, position_id: str, entries: list[PositionEntry], totals: list[Figures]) -> None:
         documents = len({e.document_id for e in entries})
         table = Table(title=f"{position_id}: {len(entries):,} entries in {documents:,} documents")
         for column in COLUMNS:
             table.add_column(column.replace("_", " "), justify="right" if column == "amount" else "left")
         for entry in entries:
             row = entry_row(entry)
-            row["amount"] = money(entry.amount, entry.currency)
+            row["amount"] = format_money(entry.money)
             table.add_row(*(row[c] for c in COLUMNS))
         out = console(self, width=160)
         out.print(table)
         for t in totals:
             out.print(
-                f"Totals ({t.currency}): called {money(t.called, t.currency)}, "
-                f"distributed {money(t.distributed, t.currency)}, "
-                f"unfunded {money(t.unfunded, t.currency)}"
+                f"Totals ({t.currency}): called {format_money(t.called)} "
+                f"(pending {format_money(t.called_pending)}), "
+                f"distributed {format_money(t.distributed)} (pending {format_money(t.distributed_pending)}), "
+                f"unfunded {format_money(t.unfunded)}"
                 + (f" (as of {t.unfunded_as_of})" if t.unfunded_as_of else "")
-                + f", DPI {t.dpi if t.dpi is not None else '-'}"
+                + f", DPI {format_ratio(t.dpi)}, DPI (settled) {format_ratio(t.dpi_settled)}"
             )

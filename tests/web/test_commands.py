@@ -16,7 +16,7 @@ from fundportal.dynamo import FundRepository, NotFound
 from fundportal.dynamo.client import call, from_item
 from fundportal.dynamo.entities import ENTRY_STATUSES, entity_from_item
 from fundportal.dynamo.maintenance import INDEX_ATTRIBUTES
-from fundportal.dynamo.patterns import CATALOG
+from fundportal.patterns import CATALOG
 from fundportal.dynamo.schema import TABLE, describe_differences
 from fundportal.dynamo.synthetic import SyntheticSpec, generate
 from fundportal.dynamodb_local import free_port

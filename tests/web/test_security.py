@@ -18,7 +18,7 @@ from django.test import Client
 
 from fundportal.dynamo import FundRepository
 from fundportal.dynamo.instrumentation import collect
-from tests.urlmap import PUBLIC, routes
+from tests.web.urlmap import PUBLIC, routes
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 WRITE_OPERATIONS = {"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"}

@@ -15,7 +15,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from fundportal.dynamo import FundRepository
-from tests.urlmap import DUMMY, analyst_routes
+from tests.web.urlmap import DUMMY, analyst_routes
 
 EXAMPLES = {"get": 550, "post": 350, "cursor": 150, "command": 100}
 FUZZ = hypothesis_settings(

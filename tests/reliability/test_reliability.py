@@ -22,7 +22,7 @@ from fundportal.dynamo.entities import Document
 from fundportal.dynamo.instrumentation import collect
 from fundportal.dynamo.keys import Kind
 from fundportal.dynamodb_local import free_port, start
-from tests.urlmap import analyst_routes
+from tests.web.urlmap import analyst_routes
 
 pytestmark = pytest.mark.local_only
 

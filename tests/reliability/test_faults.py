@@ -18,7 +18,7 @@ from botocore.retries import standard
 from fundportal.dynamo import Conflict, FundRepository, StoreUnavailable
 from fundportal.dynamo.client import call, reset_clients
 from fundportal.dynamo.keys import Kind
-from tests.faults import Attempt, inject, internal_error, landed_then_timed_out, throttled, transaction_conflict
+from tests.reliability.faults import Attempt, inject, internal_error, landed_then_timed_out, throttled, transaction_conflict
 
 pytestmark = pytest.mark.local_only
 

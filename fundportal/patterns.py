@@ -26,17 +26,18 @@ from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from . import keys, maintenance
-from .entities import CapitalCall, Document
-from .errors import NotFound
-from .instrumentation import Collector, collect
-from .keys import Kind
-from .schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
+from documents import services
+from fundportal.dynamo import keys, maintenance
+from fundportal.dynamo.entities import CapitalCall, Document
+from fundportal.dynamo.errors import NotFound
+from fundportal.dynamo.instrumentation import Collector, collect
+from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
+from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .repository import FundRepository
 
 log = logging.getLogger("fundportal.dynamodb")
 
@@ -261,9 +262,7 @@ def catalog_only(pattern: Pattern, values: dict[str, str], note: str) -> Pattern
     )
 
 
-def run_patterns(
-    repository: FundRepository, document_id: str, position_id: str, *, writes: bool = False
-) -> list[PatternResult]:
+def run_patterns(document_id: str, position_id: str, *, writes: bool = False) -> list[PatternResult]:
     """Run every pattern of CATALOG against the live table; one PatternResult per pattern.
 
     Raises InvalidId for malformed ids and NotFound when the document does not exist (the
@@ -273,10 +272,11 @@ def run_patterns(
     keys.validate_id(document_id, "document id")
     keys.validate_id(position_id, "position id")
     by_number = {p.number: p for p in CATALOG}
+    repository, positions = DocumentRepository(), PositionRepository()
     overview_holder: dict[str, Any] = {}
 
     def overview() -> int:
-        result = overview_holder["overview"] = repository.document_overview(document_id)
+        result = overview_holder["overview"] = repository.overview(document_id)
         return (
             1
             + (result.capital_activity is not None)
@@ -297,13 +297,13 @@ def run_patterns(
     month = as_of or date.today()
     reads: list[tuple[int, Callable[[], int]]] = [
         (2, lambda: len(repository.position_in_document(document_id, position_id).entries)),
-        (3, lambda: int(bool(repository.get_entry(document_id, Kind.CAPITAL_CALL, position_id)))),
+        (3, lambda: int(bool(repository.entry(document_id, Kind.CAPITAL_CALL, position_id)))),
         (4, lambda: len(repository.capital_items(document_id))),
-        (5, lambda: int(bool(repository.get_document(document_id)))),
+        (5, lambda: int(bool(repository.get(document_id)))),
         (6, lambda: int(bool(repository.entry_via_index(Kind.CAPITAL_CALL, position_id, document_id)))),
-        (7, lambda: len(repository.position_page(position_id).entries)),
-        (8, lambda: len(repository.document_versions(document_id))),
-        (9, lambda: len(repository.documents_in_month(month.year, month.month))),
+        (7, lambda: len(positions.page(position_id).entries)),
+        (8, lambda: len(repository.versions(document_id))),
+        (9, lambda: len(repository.in_month(month.year, month.month))),
     ]
     results += [_measure(by_number[n], values, action) for n, action in reads]
 
@@ -315,7 +315,7 @@ def run_patterns(
     return sorted(results, key=lambda r: r.number)
 
 
-def _run_write_patterns(repository: FundRepository, patterns: list[Pattern]) -> list[PatternResult]:
+def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern]) -> list[PatternResult]:
     """Measure the write patterns inside a throwaway document and position, then delete them."""
     suffix = uuid.uuid4().hex[:12]
     document_id, position_id = f"{THROWAWAY_PREFIX}{suffix}", f"{THROWAWAY_PREFIX}P-{suffix}"
@@ -338,10 +338,21 @@ def _run_write_patterns(repository: FundRepository, patterns: list[Pattern]) -> 
 
     results: list[PatternResult] = []
     try:
-        repository.create_document(Document(document_id=document_id, title="access-pattern explain"), user="explain")
+        explain = Document(document_id=document_id, title="access-pattern explain")
+        services.document_create(document=explain, user="explain")
+        restated = {"title": "restated"}
         actions: list[tuple[int, Callable[[], int]]] = [
-            (10, lambda: int(bool(repository.restate(document_id, 1, {"title": "restated"}, user="explain")))),
-            (11, lambda: int(bool(repository.put_entry(entry(position_id, "2500.00"), user="explain")))),
+            (
+                10,
+                lambda: int(
+                    bool(
+                        services.document_restate(
+                            document_id=document_id, expected_revision=1, changes=restated, user="explain"
+                        )
+                    )
+                ),
+            ),
+            (11, lambda: int(bool(services.entry_put(entry=entry(position_id, "2500.00"), user="explain")))),
             (12, bulk_load),
         ]
         for number, action in actions:
@@ -349,7 +360,7 @@ def _run_write_patterns(repository: FundRepository, patterns: list[Pattern]) -> 
             results.append(PatternResult(**{**_fields(result), "note": result.note or note}))
     finally:
         removed = maintenance.delete_partitions(
-            [keys.document_pk(document_id), keys.audit_pk(document_id)], repository.table
+            [keys.document_pk(document_id), keys.audit_pk(document_id)], repository.gateway.table
         )
         log.debug("access-pattern explain removed %d throwaway items of %s", removed, document_id)
     return results

@@ -1,0 +1,292 @@
+"""Reads about documents, returned as view models that pages, exports, commands and the admin
+share. Figures come from `fundportal.domain.figures` only; URLs are computed here, once per row."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.urls import reverse
+from moneyed import Money
+
+from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending
+from fundportal.dynamo.entities import CapitalActivity, Document, PositionEntry
+from fundportal.dynamo.keys import POSITION_KINDS, Kind, parse_month, version_id
+from fundportal.dynamo.errors import NotFound
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
+from fundportal.dynamo.repositories.documents import DocumentSummary, PositionInDocument
+
+KIND_LABELS = {
+    Kind.CAPITAL_CALL: "Capital call",
+    Kind.DISTRIBUTION: "Distribution",
+    Kind.UNFUNDED_COMMITMENT: "Unfunded commitment",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EntryCell:
+    """One entry as a table cell: amount with its currency, status, and how it counts."""
+
+    entry: PositionEntry
+    amount: Money
+    status: str
+    counts: bool  # False for Cancelled: shown, never totalled
+    pending: bool
+    label: str  # "Capital call of POSITION_1"
+    edit_url: str
+    remove_url: str
+
+
+def entry_cell(entry: PositionEntry, with_edit_urls: bool = False) -> EntryCell:
+    args = (entry.document_id, entry.kind.slug, entry.position_id)
+    return EntryCell(
+        entry=entry,
+        amount=entry.money,
+        status=entry.status,
+        counts=counts(entry.status),
+        pending=is_pending(entry.status),
+        label=f"{KIND_LABELS[entry.kind]} of {entry.position_id}",
+        edit_url=reverse("documents:entry_edit", args=args) if with_edit_urls else "",
+        remove_url=reverse("documents:entry_delete", args=args) if with_edit_urls else "",
+    )
+
+
+def cells(row: PositionInDocument, with_edit_urls: bool = False) -> list[EntryCell | None]:
+    """The three kinds in column order; None where the position has no entry of that kind."""
+    return [
+        entry_cell(entry, with_edit_urls) if (entry := row.get(kind)) is not None else None for kind in POSITION_KINDS
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class PositionRow:
+    """A position in a document: its entries and figures, and where to go from here."""
+
+    position_id: str
+    fund_id: str
+    investor_id: str
+    cells: list[EntryCell | None]
+    figures: list[Figures]
+    url: str  # the position in this document (where its entries are changed)
+    history_url: str  # the position across documents
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentPage:
+    document: Document
+    activity: CapitalActivity | None
+    history_count: int
+    rows: list[PositionRow]
+    totals: list[Figures]  # per currency
+
+    @property
+    def currency(self) -> str:
+        return self.document.currency
+
+
+def document_overview(*, document_id: str, with_edit_urls: bool = False) -> DocumentPage:
+    """Everything a document contains, grouped by position, from one Query (pattern 1).
+    `with_edit_urls`: each cell carries its Change/Remove URLs (for editors)."""
+    overview = DocumentRepository().overview(document_id)
+    rows = []
+    for row in overview.positions:
+        first = row.entries[0]
+        rows.append(
+            PositionRow(
+                position_id=row.position_id,
+                fund_id=first.fund_id,
+                investor_id=first.investor_id,
+                cells=cells(row, with_edit_urls),
+                figures=figures_by_currency(row.entries),
+                url=reverse("documents:position", args=(document_id, row.position_id)),
+                history_url=reverse("positions:detail", args=(row.position_id,)),
+            )
+        )
+    return DocumentPage(
+        document=overview.document,
+        activity=overview.capital_activity,
+        history_count=len(overview.document_history) + len(overview.activity_history),
+        rows=rows,
+        totals=figures_by_currency(entry for row in overview.positions for entry in row.entries),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PositionInDocumentPage:
+    document_id: str
+    position_id: str
+    fund_id: str
+    investor_id: str
+    as_of_date: date | None
+    items: list[tuple[Kind, str, EntryCell | None]]  # (kind, label, cell)
+    figures: list[Figures]
+
+
+def position_in_document(*, document_id: str, position_id: str, with_edit_urls: bool = False) -> PositionInDocumentPage:
+    """One position's entries in one document: one BatchGetItem (pattern 2)."""
+    row = DocumentRepository().position_in_document(document_id, position_id)
+    first = row.entries[0]
+    return PositionInDocumentPage(
+        document_id=document_id,
+        position_id=position_id,
+        fund_id=first.fund_id,
+        investor_id=first.investor_id,
+        as_of_date=first.as_of_date,
+        items=[(kind, KIND_LABELS[kind], cell) for kind, cell in zip(POSITION_KINDS, cells(row, with_edit_urls))],
+        figures=figures_by_currency(row.entries),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentList:
+    month: date
+    month_key: str
+    months: list[str]
+    older: str | None
+    newer: str | None
+    documents: list[DocumentSummary]
+
+
+def document_list(*, month: str | None = None) -> DocumentList:
+    """Current documents of one as-of month (the month catalog, then the month index)."""
+    repository = DocumentRepository()
+    months = repository.months()
+    if month:
+        year, number = parse_month(month)
+    elif months:
+        year, number = parse_month(months[0])
+    else:
+        today = date.today()
+        year, number = today.year, today.month
+    current = f"{year:04d}-{number:02d}"
+    older = [m for m in months if m < current]
+    newer = [m for m in months if m > current]
+    return DocumentList(
+        month=date(year, number, 1),
+        month_key=current,
+        months=months,
+        older=older[0] if older else None,
+        newer=newer[-1] if newer else None,
+        documents=repository.in_month(year, number),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ComparedField:
+    label: str
+    name: str
+    current: Any
+    historical: Any
+
+    @property
+    def changed(self) -> bool:
+        return self.current != self.historical
+
+    @property
+    def shown(self) -> tuple[str, str]:
+        return _shown(self.current), _shown(self.historical)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, datetime):
+        return f"{value:%Y-%m-%d %H:%M} UTC"
+    if isinstance(value, date):
+        return value.isoformat()
+    return "—" if value in (None, "") else str(value)
+
+
+# The document fields compared between versions (page and `document_history --compare`).
+COMPARED_FIELDS = (
+    ("Title", "title"),
+    ("Fund", "fund_id"),
+    ("As of", "as_of_date"),
+    ("Status", "status"),
+    ("Currency", "currency"),
+    ("Revision", "revision"),
+    ("Updated at", "updated_at"),
+    ("Updated by", "updated_by"),
+)
+
+
+def compare(current: Document, historical: Document) -> list[ComparedField]:
+    return [
+        ComparedField(label, name, getattr(current, name), getattr(historical, name)) for label, name in COMPARED_FIELDS
+    ]
+
+
+def public_version_id(document: Any) -> str:
+    """The URL id of a superseded copy (document or capital activity)."""
+    return version_id(document.version_date, document.version_revision)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentHistory:
+    document: Document
+    versions: list[tuple[str, Document]]
+    activities: list[CapitalActivity]
+    compared: Document | None
+    compared_id: str | None
+    comparison: list[ComparedField] | None
+
+
+def document_history(
+    *, document_id: str, start: date | None = None, end: date | None = None, compare_with: str | None = None
+) -> DocumentHistory:
+    """Superseded versions in a date range (SK BETWEEN, pattern 8) and current vs one of them.
+    Requests: GetItem (current) + one Query per versioned kind (+ GetItem for `compare_with`)."""
+    repository = DocumentRepository()
+    current = repository.get(document_id)
+    versions = repository.versions(document_id, start, end)
+    activities = repository.versions(document_id, start, end, kind=Kind.CAPITAL_ACTIVITY)
+    compared = repository.version(document_id, compare_with) if compare_with else None
+    return DocumentHistory(
+        document=current,
+        versions=[(public_version_id(v), v) for v in versions],
+        activities=activities,
+        compared=compared,
+        compared_id=public_version_id(compared) if compared else None,
+        comparison=compare(current, compared) if compared else None,
+    )
+
+
+def entry(*, document_id: str, kind: Kind, position_id: str) -> PositionEntry:
+    """One entry of a position in a document (pattern 3: GetItem)."""
+    return DocumentRepository().entry(document_id, kind, position_id)
+
+
+def search(*, query: str) -> str | None:
+    """What an exact id names: "document", "position" or None (GetItem, then a 1-item Query)."""
+    try:
+        DocumentRepository().get(query)
+        return "document"
+    except NotFound:
+        pass
+    return "position" if PositionRepository().page(query, limit=1).entries else None
+
+
+def document_versions(
+    *, document_id: str, start: date | None = None, end: date | None = None
+) -> tuple[Document, list[Document]]:
+    """The current document and its superseded copies: one Query (begins_with) for all of them,
+    or GetItem + one SK BETWEEN Query for a date range."""
+    repository = DocumentRepository()
+    if start is None and end is None:
+        return repository.all_versions(document_id)
+    return repository.get(document_id), repository.versions(document_id, start, end)
+
+
+def document_header(*, document_id: str) -> Document:
+    """The current document (pattern 5: GetItem)."""
+    return DocumentRepository().get(document_id)
+
+
+def audit_trail(*, document_id: str, limit: int = 50) -> tuple[Document, list[Any]]:
+    repository = DocumentRepository()
+    document = repository.get(document_id)
+    return document, repository.audit_trail(document.document_id, limit)
+
+
+def document_for_restatement(*, document_id: str) -> tuple[Document, CapitalActivity | None]:
+    overview = DocumentRepository().overview(document_id)
+    return overview.document, overview.capital_activity

@@ -1,0 +1,249 @@
+"""Every figure of a position, computed once, here. Rules:
+
+- Cancelled never counts: cancelled entries are shown on pages but never totalled, and never
+  picked as the unfunded commitment.
+- Pending calls and distributions count in "called" and "distributed" and are also reported
+  apart: called = called_settled + called_pending, distributed = distributed_settled +
+  distributed_pending. Every status other than Pending and Cancelled (Completed, Active) is
+  settled.
+- DPI = distributed / called (pending included); DPI (settled) = distributed_settled /
+  called_settled. Both are None when the divisor is zero, and are quantized to 0.01 with
+  ROUND_HALF_EVEN (195,000 / 1,250,000 = 0.156 -> 0.16x).
+- Unfunded is the amount of the latest non-cancelled unfunded-commitment entry of the
+  currency, not a sum; None when there is none, shown with that entry's as-of date. Latest is
+  the greatest (as_of_date or date.min, updated_at or datetime.min UTC, document_id); naive
+  timestamps are read as UTC, and a full tie keeps the larger amount, so the pick never depends
+  on the order entries arrive in, nor on where a page boundary falls.
+- Never add across currencies: every figure is per currency (one `Figures` per currency), and
+  `Money` raises TypeError if two currencies ever meet in a sum or a ratio.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from typing import Any, Protocol
+
+from fundportal.dynamo.keys import Kind
+
+from .money import Money, currency_code, money
+
+PENDING = "Pending"
+CANCELLED = "Cancelled"
+SETTLED = ("Completed", "Active")  # the known settled statuses; any status but Pending/Cancelled settles
+_CENT = Decimal("0.01")
+_MIN_AT = datetime.min.replace(tzinfo=UTC)
+
+UnfundedKey = tuple[date, datetime, str]
+
+
+class EntryLike(Protocol):
+    """What the figures read from a position entry (`fundportal.dynamo.entities.PositionEntry`)."""
+
+    @property
+    def kind(self) -> Kind: ...
+    @property
+    def amount(self) -> Decimal: ...
+    @property
+    def currency(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def document_id(self) -> str: ...
+    @property
+    def as_of_date(self) -> date | None: ...
+    @property
+    def updated_at(self) -> datetime | None: ...
+
+
+def counts(status: str) -> bool:
+    """Whether an entry with this status counts in any figure (False only for Cancelled)."""
+    return status != CANCELLED
+
+
+def is_pending(status: str) -> bool:
+    """Pending calls/distributions count, and are also reported apart."""
+    return status == PENDING
+
+
+def is_settled(status: str) -> bool:
+    """Every status other than Pending and Cancelled is settled."""
+    return status != PENDING and status != CANCELLED
+
+
+def ratio(numerator: Money, denominator: Money) -> Decimal | None:
+    """The one division, to 0.01 half-even; None for a zero divisor; TypeError across currencies."""
+    if numerator.currency != denominator.currency:
+        raise TypeError(f"ratio across currencies: {numerator.currency.code} / {denominator.currency.code}")
+    if not denominator.amount:
+        return None
+    return (numerator.amount / denominator.amount).quantize(_CENT, rounding=ROUND_HALF_EVEN)
+
+
+def _aware(at: datetime | None) -> datetime:
+    return _MIN_AT if at is None else at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def _rank(entry: EntryLike) -> tuple[UnfundedKey, Decimal]:
+    """Which unfunded entry is latest: its key, then (full ties only) the larger amount."""
+    return (entry.as_of_date or date.min, _aware(entry.updated_at), entry.document_id), entry.amount
+
+
+def latest_unfunded(entries: Iterable[EntryLike]) -> EntryLike | None:
+    """The latest non-cancelled unfunded-commitment entry (rule in the module docstring), or None."""
+    unfunded = (e for e in entries if e.kind is Kind.UNFUNDED_COMMITMENT and counts(e.status))
+    return max(unfunded, key=_rank, default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """The figures of one currency. `unfunded_key` is the rank of the unfunded entry (for carrying)."""
+
+    currency: str
+    called_settled: Money
+    called_pending: Money
+    distributed_settled: Money
+    distributed_pending: Money
+    unfunded: Money | None = None
+    unfunded_as_of: date | None = None
+    unfunded_key: UnfundedKey | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        amounts = (self.called_settled, self.called_pending, self.distributed_settled, self.distributed_pending)
+        for value in (*amounts, self.unfunded) if self.unfunded is not None else amounts:
+            if value.currency.code != self.currency:
+                raise TypeError(f"{value!r} in figures of {self.currency}")
+        if self.unfunded is None:  # the key ranks the unfunded entry: none without one
+            object.__setattr__(self, "unfunded_key", None)
+        elif self.unfunded_key is None:  # built by hand: rank it as weakly as its as-of date allows
+            object.__setattr__(self, "unfunded_key", (self.unfunded_as_of or date.min, _MIN_AT, ""))
+
+    @property
+    def called(self) -> Money:
+        return self.called_settled + self.called_pending
+
+    @property
+    def distributed(self) -> Money:
+        return self.distributed_settled + self.distributed_pending
+
+    @property
+    def dpi(self) -> Decimal | None:
+        return ratio(self.distributed, self.called)
+
+    @property
+    def dpi_settled(self) -> Decimal | None:
+        return ratio(self.distributed_settled, self.called_settled)
+
+    def to_carry(self) -> dict[str, str | None]:
+        """JSON-safe strings (for a signed page cursor); `from_carry` is the inverse."""
+        key, unfunded = self.unfunded_key, self.unfunded
+        carry: dict[str, str | None] = {name: str(getattr(self, name).amount) for name in _CARRY_AMOUNTS}
+        return {
+            "currency": self.currency,
+            **carry,
+            "unfunded": None if unfunded is None else str(unfunded.amount),
+            "unfunded_as_of": None if self.unfunded_as_of is None else self.unfunded_as_of.isoformat(),
+            "unfunded_updated_at": None if key is None or key[1] == _MIN_AT else key[1].isoformat(),
+            "unfunded_document_id": None if key is None else key[2],
+        }
+
+    @classmethod
+    def from_carry(cls, data: dict[str, Any]) -> Figures:
+        """Rebuild carried figures; ValueError on any malformed input."""
+        if not isinstance(data, dict) or set(data) != _CARRY_FIELDS:
+            raise ValueError("malformed carried figures")
+        text = {name: value for name, value in data.items() if value is not None}
+        if not all(isinstance(value, str) for value in text.values()):
+            raise ValueError("malformed carried figures: values are strings or null")
+        try:
+            code = currency_code(text["currency"])
+            amounts = [money(Decimal(text[name]), code) for name in _CARRY_AMOUNTS]
+            if "unfunded" not in text:
+                if any(name in text for name in _CARRY_RANK):
+                    raise ValueError("an unfunded rank without an unfunded amount")
+                return cls(code, *amounts)
+            as_of = date.fromisoformat(text["unfunded_as_of"]) if "unfunded_as_of" in text else None
+            at = datetime.fromisoformat(text["unfunded_updated_at"]) if "unfunded_updated_at" in text else None
+            key = (as_of or date.min, _aware(at), text["unfunded_document_id"])
+            return cls(code, *amounts, money(Decimal(text["unfunded"]), code), as_of, key)
+        except (KeyError, TypeError, InvalidOperation) as exc:
+            raise ValueError(f"malformed carried figures: {exc!r}") from None
+
+
+_CARRY_AMOUNTS = ("called_settled", "called_pending", "distributed_settled", "distributed_pending")
+_CARRY_RANK = ("unfunded_as_of", "unfunded_updated_at", "unfunded_document_id")
+_CARRY_FIELDS = frozenset(("currency", *_CARRY_AMOUNTS, "unfunded", *_CARRY_RANK))
+
+
+class FiguresBuilder:
+    """The accumulator every page, CSV and command uses; may continue from carried figures."""
+
+    __slots__ = ("_sums", "_unfunded")
+
+    def __init__(self, start: Iterable[Figures] = ()) -> None:
+        # currency -> [called settled, called pending, distributed settled, distributed pending]
+        self._sums: dict[str, list[Decimal]] = {}
+        # currency -> (key, amount) of the latest unfunded entry so far
+        self._unfunded: dict[str, tuple[UnfundedKey, Decimal]] = {}
+        for figures in start:
+            sums = self._bucket(figures.currency)
+            for index, name in enumerate(_CARRY_AMOUNTS):
+                sums[index] += getattr(figures, name).amount
+            if figures.unfunded is not None and figures.unfunded_key is not None:  # always both or neither
+                self._offer_unfunded(figures.currency, (figures.unfunded_key, figures.unfunded.amount))
+
+    def _bucket(self, currency: str) -> list[Decimal]:
+        sums = self._sums.get(currency)
+        return sums if sums is not None else self._sums.setdefault(currency_code(currency), [Decimal(0)] * 4)
+
+    def _offer_unfunded(self, currency: str, rank: tuple[UnfundedKey, Decimal]) -> None:
+        current = self._unfunded.get(currency)
+        if current is None or rank > current:
+            self._unfunded[currency] = rank
+
+    def add(self, entry: EntryLike) -> None:
+        """Count one entry: Cancelled is ignored; unfunded keeps the latest by the rule."""
+        status = entry.status
+        if status == CANCELLED:
+            return
+        value = money(entry.amount, entry.currency)  # validates: Decimal amount, known currency
+        sums = self._bucket(value.currency.code)
+        kind = entry.kind
+        if kind is Kind.CAPITAL_CALL:
+            sums[1 if status == PENDING else 0] += value.amount
+        elif kind is Kind.DISTRIBUTION:
+            sums[3 if status == PENDING else 2] += value.amount
+        elif kind is Kind.UNFUNDED_COMMITMENT:
+            self._offer_unfunded(value.currency.code, _rank(entry))
+        else:
+            raise ValueError(f"{kind} is not a position entry")
+
+    def figures(self, currency: str) -> Figures:
+        """The figures of `currency` (zero figures if it has nothing)."""
+        code = currency_code(currency)
+        amounts = [money(value, code) for value in self._sums.get(code, [Decimal(0)] * 4)]
+        if (unfunded := self._unfunded.get(code)) is None:
+            return Figures(code, *amounts)
+        key, amount = unfunded  # the key's date is the as-of date, date.min standing for none
+        return Figures(code, *amounts, money(amount, code), None if key[0] == date.min else key[0], key)
+
+    def by_currency(self) -> list[Figures]:
+        """Figures of every currency seen (Cancelled-only currencies are not seen), by currency code."""
+        return [self.figures(code) for code in sorted(self._sums)]
+
+    def snapshot(self) -> FiguresBuilder:
+        """An independent copy (running totals after each row)."""
+        copy = FiguresBuilder.__new__(FiguresBuilder)
+        copy._sums = {code: sums.copy() for code, sums in self._sums.items()}
+        copy._unfunded = self._unfunded.copy()
+        return copy
+
+
+def figures_by_currency(entries: Iterable[EntryLike]) -> list[Figures]:
+    """Figures per currency of `entries`, sorted by currency code."""
+    builder = FiguresBuilder()
+    for entry in entries:
+        builder.add(entry)
+    return builder.by_currency()

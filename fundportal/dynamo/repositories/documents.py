@@ -1,0 +1,360 @@
+"""Documents and what their partition holds: the document (current and superseded), its
+capital activity, its position entries, its audit trail, and the month catalog/index.
+Patterns 1-6 and 8-12 of DESIGN.md; the write rules live in `documents.services`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
+from typing import Any, Generic, TypeVar
+
+from .. import keys
+from ..entities import (
+    AuditEntry,
+    CapitalActivity,
+    Document,
+    MonthCatalogEntry,
+    PositionEntry,
+    entity_from_item,
+)
+from ..errors import AlreadyExists, NotFound, TransactionCancelled
+from ..gateway import EXISTS, NOT_EXISTS, Condition, TableGateway, check_size
+from ..keys import Kind
+from ..schema import ENTITY_INDEX, MONTH_INDEX, TABLE
+
+# The ClientRequestToken of the write that last replaced a current item: a caller retrying a
+# write whose reply was lost (same token) finds it here and gets success, not a false conflict.
+REQUEST_TOKEN = "RequestToken"  # noqa: S105 - an attribute name, not a secret
+# Attributes a position entry must still have, as read, for a change or removal to apply.
+ENTRY_SEEN_ATTRIBUTES = ("UpdatedAt", "Amount", "Status", "DueDate")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded(Generic[T]):
+    """An entity as read for a write (None if missing) and the token of the write that made it."""
+
+    entity: T | None
+    token: str | None = None
+
+
+@dataclass(slots=True)
+class PositionInDocument:
+    """One position's entries in one document (any kind may be missing)."""
+
+    document_id: str
+    position_id: str
+    by_kind: dict[Kind, PositionEntry] = field(default_factory=dict)
+
+    def get(self, kind: Kind) -> PositionEntry | None:
+        return self.by_kind.get(kind)
+
+    @property
+    def entries(self) -> list[PositionEntry]:
+        return [self.by_kind[kind] for kind in keys.POSITION_KINDS if kind in self.by_kind]
+
+
+@dataclass(slots=True)
+class DocumentOverview:
+    """Everything a document's partition holds, from one Query (pattern 1)."""
+
+    document: Document
+    capital_activity: CapitalActivity | None = None
+    document_history: list[Document] = field(default_factory=list)
+    activity_history: list[CapitalActivity] = field(default_factory=list)
+    positions: list[PositionInDocument] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSummary:
+    """A row of the document list (from the month index projection)."""
+
+    document_id: str
+    title: str
+    fund_id: str
+    as_of_date: date
+    status: str
+    revision: int
+    currency: str
+
+
+class DocumentRepository:
+    def __init__(self, gateway: TableGateway | None = None) -> None:
+        self.gateway = gateway or TableGateway()
+
+    def _partition(self, document_id: str, prefix: str | None = None, **options: Any) -> Iterable[dict[str, Any]]:
+        values = {":pk": keys.document_pk(document_id)}
+        condition = "PK = :pk"
+        if prefix is not None:
+            condition += " AND begins_with(SK, :prefix)"
+            values[":prefix"] = prefix
+        return self.gateway.query(condition, values, **options)
+
+    # Pattern 1
+    def overview(self, document_id: str) -> DocumentOverview:
+        """Every item of a document from one Query on its partition (more only past 1 MB)."""
+        document = activity = None
+        document_history: list[Document] = []
+        activity_history: list[CapitalActivity] = []
+        positions: dict[str, PositionInDocument] = {}
+        for item in self._partition(document_id):
+            entity = entity_from_item(item)
+            if isinstance(entity, Document):
+                if entity.latest:
+                    document = entity
+                else:
+                    document_history.append(entity)
+            elif isinstance(entity, CapitalActivity):
+                if entity.latest:
+                    activity = entity
+                else:
+                    activity_history.append(entity)
+            else:
+                row = positions.get(entity.position_id)
+                if row is None:
+                    row = positions[entity.position_id] = PositionInDocument(document_id, entity.position_id)
+                row.by_kind[entity.kind] = entity
+        if document is None:
+            raise NotFound("Document", document_id)
+        return DocumentOverview(
+            document=document,
+            capital_activity=activity,
+            document_history=sorted(document_history, key=lambda d: d.sk, reverse=True),
+            activity_history=sorted(activity_history, key=lambda a: a.sk, reverse=True),
+            positions=sorted(positions.values(), key=lambda p: p.position_id),
+        )
+
+    # Pattern 2
+    def position_in_document(self, document_id: str, position_id: str) -> PositionInDocument:
+        """The position's entries by their known keys in one BatchGetItem."""
+        pk = keys.document_pk(document_id)
+        found = self.gateway.batch_get([(pk, keys.entry_sk(kind, position_id)) for kind in keys.POSITION_KINDS])
+        row = PositionInDocument(document_id, position_id)
+        for item in found.values():
+            entry = PositionEntry.from_item(item)
+            row.by_kind[entry.kind] = entry
+        if not row.by_kind:
+            raise NotFound("Position in document", f"{position_id} in {document_id}")
+        return row
+
+    # Pattern 3
+    def entry(self, document_id: str, kind: Kind, position_id: str, *, consistent: bool = False) -> PositionEntry:
+        item = self.gateway.get((keys.document_pk(document_id), keys.entry_sk(kind, position_id)), consistent=consistent)
+        if item is None:
+            raise NotFound(kind.entity_type, f"{position_id} in {document_id}")
+        return PositionEntry.from_item(item)
+
+    # Pattern 4
+    def capital_items(self, document_id: str) -> list[Any]:
+        """Capital activity (current and superseded) and capital calls: begins_with 'CAPITAL_'."""
+        return [entity_from_item(item) for item in self._partition(document_id, keys.CAPITAL_PREFIX)]
+
+    # Pattern 5
+    def get(self, document_id: str, *, consistent: bool = False) -> Document:
+        item = self.gateway.get((keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT)), consistent=consistent)
+        if item is None:
+            raise NotFound("Document", document_id)
+        return Document.from_item(item)
+
+    def get_via_index(self, document_id: str) -> Document:
+        index = TABLE.index(ENTITY_INDEX)
+        gsi_pk, gsi_sk = keys.entity_index_keys(Kind.DOCUMENT, document_id)
+        condition = f"{index.pk} = :pk AND {index.sk} = :sk"
+        items = list(self.gateway.query(condition, {":pk": gsi_pk, ":sk": gsi_sk}, index=ENTITY_INDEX))
+        if not items:
+            raise NotFound("Document", document_id)
+        return Document.from_item(items[0])
+
+    # Pattern 6
+    def entry_via_index(self, kind: Kind, position_id: str, document_id: str) -> PositionEntry:
+        index = TABLE.index(ENTITY_INDEX)
+        gsi_pk, _ = keys.entity_index_keys(kind, document_id, position_id)
+        items = list(self.gateway.query(f"{index.pk} = :pk", {":pk": gsi_pk}, index=ENTITY_INDEX))
+        if not items:
+            raise NotFound(kind.entity_type, f"{position_id} in {document_id}")
+        return PositionEntry.from_item(items[0])
+
+    # Pattern 8
+    def versions(
+        self, document_id: str, start: date | None = None, end: date | None = None, kind: Kind = Kind.DOCUMENT
+    ) -> list[Any]:
+        """Superseded copies between two dates (inclusive), newest first: SK BETWEEN."""
+        lo, hi = keys.history_range(kind, start, end)
+        condition = "PK = :pk AND SK BETWEEN :lo AND :hi"
+        values = {":pk": keys.document_pk(document_id), ":lo": lo, ":hi": hi}
+        return [entity_from_item(item) for item in self.gateway.query(condition, values, forward=False)]
+
+    def all_versions(self, document_id: str) -> tuple[Document, list[Document]]:
+        """Current document and every superseded copy: begins_with(SK, 'DOCUMENT#')."""
+        documents = [Document.from_item(i) for i in self._partition(document_id, Kind.DOCUMENT.prefix, forward=False)]
+        current = next((d for d in documents if d.latest), None)
+        if current is None:
+            raise NotFound("Document", document_id)
+        return current, [d for d in documents if not d.latest]
+
+    def version(self, document_id: str, version: str) -> Document:
+        """One superseded copy by its public version id ('2025-09-01' or '2025-09-01.2'): GetItem."""
+        on, revision = keys.parse_version_id(version)
+        item = self.gateway.get((keys.document_pk(document_id), keys.historical_sk(Kind.DOCUMENT, on, revision)))
+        if item is None:
+            raise NotFound("Document version", f"{document_id} {version}")
+        return Document.from_item(item)
+
+    # Pattern 9
+    def in_month(self, year: int, month: int, *, newest_first: bool = True) -> list[DocumentSummary]:
+        index = TABLE.index(MONTH_INDEX)
+        shard = keys.month_shard(date(year, month, 1))
+        items = self.gateway.query(f"{index.pk} = :pk", {":pk": shard}, index=MONTH_INDEX, forward=not newest_first)
+        return [
+            DocumentSummary(
+                document_id=d.document_id,
+                title=d.title,
+                fund_id=d.fund_id,
+                as_of_date=d.as_of_date,
+                status=d.status,
+                revision=d.revision,
+                currency=d.currency,
+            )
+            for d in map(Document.from_item, items)
+        ]
+
+    def months(self) -> list[str]:
+        """Months ('YYYY-MM') that have had current documents, newest first (tiny catalog)."""
+        items = self.gateway.query("PK = :pk", {":pk": keys.MONTH_CATALOG_PK}, forward=False)
+        return [item["SK"] for item in items]
+
+    def audit_trail(self, document_id: str, limit: int = 50) -> list[AuditEntry]:
+        page = self.gateway.query_page("PK = :pk", {":pk": keys.audit_pk(document_id)}, forward=False, limit=limit)
+        return [AuditEntry.from_item(item) for item in page.items]
+
+    def check(self, entity: Any) -> None:
+        """Refuse an entity whose ids or size DynamoDB would refuse, before any request."""
+        check_size(entity.to_item())
+
+    def count_partition(self, document_id: str) -> int:
+        return sum(1 for _ in self._partition(document_id))
+
+    # --- reads for writes (strongly consistent, one request) ---
+
+    def load_for_restatement(self, document_id: str) -> tuple[Loaded[Document], CapitalActivity | None]:
+        """The current document (with its last write token) and capital activity."""
+        pk = keys.document_pk(document_id)
+        doc_key, activity_key = (pk, keys.latest_sk(Kind.DOCUMENT)), (pk, keys.latest_sk(Kind.CAPITAL_ACTIVITY))
+        found = self.gateway.batch_get([doc_key, activity_key], consistent=True)
+        item = found.get(doc_key)
+        document = Loaded(Document.from_item(item), item.get(REQUEST_TOKEN)) if item else Loaded(None)
+        activity = CapitalActivity.from_item(found[activity_key]) if activity_key in found else None
+        return document, activity
+
+    def load_for_entry(self, document_id: str, kind: Kind, position_id: str) -> tuple[Document, Loaded[PositionEntry]]:
+        """The document (NotFound if missing) and the entry as it is now, in one BatchGetItem."""
+        pk = keys.document_pk(document_id)
+        doc_key, entry_key = (pk, keys.latest_sk(Kind.DOCUMENT)), (pk, keys.entry_sk(kind, position_id))
+        found = self.gateway.batch_get([doc_key, entry_key], consistent=True)
+        if doc_key not in found:
+            raise NotFound("Document", document_id)
+        item = found.get(entry_key)
+        entry = Loaded(PositionEntry.from_item(item), item.get(REQUEST_TOKEN)) if item else Loaded(None)
+        return Document.from_item(found[doc_key]), entry
+
+    # --- writes (one transaction each, with an audit item) ---
+
+    def create(self, document: Document, activity: CapitalActivity | None, audit: AuditEntry) -> None:
+        """Conditional put of a new document (+ activity, month catalog); existing id → AlreadyExists."""
+        actions = [self.gateway.put_action(document.to_item(), NOT_EXISTS)]
+        if activity is not None:
+            actions.append(self.gateway.put_action(activity.to_item()))
+        if document.as_of_date:
+            actions.append(self.gateway.put_action(MonthCatalogEntry(document.as_of_date).to_item()))
+        actions.append(self._audit_action(audit))
+        try:
+            self.gateway.transact(actions, audit.token)
+        except TransactionCancelled as error:
+            if error.failed(0):
+                raise AlreadyExists("Document", document.document_id) from error
+            raise
+
+    # Pattern 10
+    def publish_restatement(
+        self,
+        document: Document,
+        archived: Document,
+        expected_revision: int,
+        audit: AuditEntry,
+        activity: CapitalActivity | None = None,
+        archived_activity: CapitalActivity | None = None,
+    ) -> None:
+        """Archive the current copies and replace them, conditioned on `expected_revision`.
+        Raises TransactionCancelled / IdempotencyMismatch for the service to explain."""
+        revision = Condition("Revision = :expected", values={":expected": expected_revision})
+        put = self.gateway.put_action
+        actions = [put({**document.to_item(), REQUEST_TOKEN: audit.token}, revision), put(archived.to_item(), NOT_EXISTS)]
+        if activity is not None:
+            actions.append(put(activity.to_item()))
+        if archived_activity is not None:
+            actions.append(put(archived_activity.to_item(), NOT_EXISTS))
+        actions.append(self._audit_action(audit))
+        self.gateway.transact(actions, audit.token)
+
+    # Pattern 11
+    def write_entry(self, entry: PositionEntry, previous: PositionEntry | None, audit: AuditEntry) -> None:
+        """Put an entry if it is still as `previous` (None: still absent), the document existing.
+        NotFound when the document is gone; TransactionCancelled (failed(1)) when the entry moved."""
+        condition = NOT_EXISTS if previous is None else _unchanged(previous)
+        write = self.gateway.put_action({**entry.to_item(), REQUEST_TOKEN: audit.token}, condition)
+        self._entry_transaction(entry.document_id, write, audit)
+
+    def remove_entry(self, entry: PositionEntry, audit: AuditEntry) -> None:
+        """Delete an entry if it is still as read."""
+        key = (keys.document_pk(entry.document_id), entry.sk)
+        self._entry_transaction(entry.document_id, self.gateway.delete_action(key, _unchanged(entry)), audit)
+
+    def _entry_transaction(self, document_id: str, write: dict[str, Any], audit: AuditEntry) -> None:
+        document_key = (keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT))
+        actions = [self.gateway.check_action(document_key, EXISTS), write, self._audit_action(audit)]
+        try:
+            self.gateway.transact(actions, audit.token)
+        except TransactionCancelled as error:
+            if error.failed(0):
+                raise NotFound("Document", document_id) from error
+            raise
+
+    def _audit_action(self, audit: AuditEntry) -> dict[str, Any]:
+        # Microsecond time so a document's audit items sort in the order they were written.
+        return self.gateway.put_action(replace(audit, at=datetime.now(UTC)).to_item(), NOT_EXISTS)
+
+    # Pattern 12
+    def bulk_load(
+        self, items: Iterable[dict[str, Any]], workers: int = 4, progress: Callable[[int], None] | None = None
+    ) -> int:
+        """Prepared items (entities' `to_item()`), BatchWriteItem 25 at a time over `workers` threads."""
+        return self.gateway.batch_write(items, workers=workers, progress=progress)
+
+
+def _unchanged(entry: PositionEntry) -> Condition:
+    """The entry still has the attributes it was read with (so an audit's before/after is exact)."""
+    stored = entry.to_item()
+    clauses, names, values = [], {}, {}
+    for i, attribute in enumerate(ENTRY_SEEN_ATTRIBUTES):
+        names[f"#a{i}"] = attribute
+        if stored.get(attribute) is None:
+            clauses.append(f"attribute_not_exists(#a{i})")
+        else:
+            clauses.append(f"#a{i} = :a{i}")
+            values[f":a{i}"] = stored[attribute]
+    return Condition(" AND ".join(clauses), names, values)
+
+
+def document_items(
+    document: Document, activity: CapitalActivity | None, entries: Iterable[PositionEntry]
+) -> list[dict[str, Any]]:
+    """Items for a whole document (bulk load and seeding), index keys computed by the entities."""
+    items = [document.to_item()]
+    if activity is not None:
+        items.append(activity.to_item())
+    items.extend(entry.to_item() for entry in entries)
+    if document.latest and document.as_of_date:
+        items.append(MonthCatalogEntry(document.as_of_date).to_item())
+    return items

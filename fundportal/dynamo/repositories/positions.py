@@ -1,0 +1,72 @@
+"""Reads of a position across documents (pattern 7: `GSI_Position_Document`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import cursor as cursors
+from .. import keys
+from ..entities import PositionEntry
+from ..gateway import TableGateway
+from ..keys import Kind
+from ..schema import POSITION_INDEX, TABLE
+
+_INDEX = TABLE.index(POSITION_INDEX)
+
+
+@dataclass(frozen=True, slots=True)
+class PositionPage:
+    """One page (one Query) of a position's entries, and what the cursor that led here carried."""
+
+    position_id: str
+    kind: Kind | None
+    entries: list[PositionEntry]
+    carried: dict[str, Any]
+    _last_key: dict[str, Any] | None
+
+    @property
+    def has_next(self) -> bool:
+        return self._last_key is not None
+
+    def next_cursor(self, carry: dict[str, Any] | None = None) -> str | None:
+        """The signed cursor of the next page (None on the last), carrying `carry` along."""
+        if self._last_key is None:
+            return None
+        return cursors.encode(self._last_key, _binding(self.position_id, self.kind), carry)
+
+
+class PositionRepository:
+    def __init__(self, gateway: TableGateway | None = None) -> None:
+        self.gateway = gateway or TableGateway()
+
+    # Pattern 7
+    def page(
+        self, position_id: str, kind: Kind | None = None, cursor: str | None = None, limit: int | None = None
+    ) -> PositionPage:
+        """One Query on the position index; without `limit` a page is one response (up to 1 MB).
+        The cursor is signed and bound to (index, position, kind): BadCursor otherwise."""
+        condition, values = _key_condition(position_id, kind)
+        start_key, carried = cursors.decode(cursor, _binding(position_id, kind)) if cursor else (None, {})
+        page = self.gateway.query_page(condition, values, index=POSITION_INDEX, limit=limit, start_key=start_key)
+        entries = [PositionEntry.from_item(item) for item in page.items]
+        return PositionPage(position_id, kind, entries, carried, page.last_key)
+
+    def entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
+        """Every entry of a position, all pages (exports and reports)."""
+        condition, values = _key_condition(position_id, kind)
+        return [PositionEntry.from_item(item) for item in self.gateway.query(condition, values, index=POSITION_INDEX)]
+
+
+def _key_condition(position_id: str, kind: Kind | None) -> tuple[str, dict[str, str]]:
+    condition = f"{_INDEX.pk} = :pk"
+    values = {":pk": keys.position_index_pk(position_id)}
+    if kind is not None:
+        condition += f" AND begins_with({_INDEX.sk}, :prefix)"
+        values[":prefix"] = kind.prefix
+    return condition, values
+
+
+def _binding(position_id: str, kind: Kind | None) -> tuple[Any, ...]:
+    """What a position-page cursor is bound to: the index, the position and the kind filter."""
+    return (POSITION_INDEX, position_id, kind.value if kind else None)

@@ -1,0 +1,167 @@
+"""Reads about one position across documents (`GSI_Position_Document`), as view models shared
+by the position page, its CSV export and `position_report`. Every figure is per currency and
+comes from `fundportal.domain.figures`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.urls import reverse
+
+from documents.selectors import EntryCell, cells
+from fundportal.domain.figures import Figures, FiguresBuilder
+from fundportal.dynamo.entities import PositionEntry
+from fundportal.dynamo.errors import BadCursor, NotFound
+from fundportal.dynamo.keys import POSITION_KINDS, Kind
+from fundportal.dynamo.repositories import PositionRepository
+from fundportal.dynamo.repositories.documents import PositionInDocument
+from fundportal.templatetags.charts import ChartPoint
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRow:
+    """The position in one document, with its currency's running figures after it."""
+
+    document_id: str
+    as_of_date: date | None
+    currency: str
+    cells: list[EntryCell | None]
+    to_date: Figures
+    url: str  # the position in that document
+
+    def entry(self, kind: Kind) -> PositionEntry | None:
+        cell = self.cells[POSITION_KINDS.index(kind)]
+        return cell.entry if cell else None
+
+
+def document_rows(entries: Iterable[PositionEntry], builder: FiguresBuilder, *, with_edit_urls: bool = False) -> list[DocumentRow]:
+    """Group entries by document, order by (as-of date, document id), accumulate running figures.
+
+    The position index sorts by entry kind, then document; rows regroup per document. `builder`
+    starts from what earlier pages carried and ends with the figures through the last row.
+    """
+    groups: dict[str, PositionInDocument] = {}
+    for entry in entries:
+        group = groups.get(entry.document_id)
+        if group is None:
+            group = groups[entry.document_id] = PositionInDocument(entry.document_id, entry.position_id)
+        group.by_kind[entry.kind] = entry
+
+    def as_of(group: PositionInDocument) -> date | None:
+        return next((e.as_of_date for e in group.entries if e.as_of_date), None)
+
+    rows = []
+    for group in sorted(groups.values(), key=lambda g: (as_of(g) or date.min, g.document_id)):
+        for entry in group.entries:
+            builder.add(entry)
+        currency = group.entries[0].currency
+        rows.append(
+            DocumentRow(
+                document_id=group.document_id,
+                as_of_date=as_of(group),
+                currency=currency,
+                cells=cells(group, with_edit_urls),
+                to_date=builder.figures(currency),
+                url=reverse("documents:position", args=(group.document_id, group.position_id)),
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    currency: str
+    points: list[ChartPoint]
+    chart_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PositionHistory:
+    position_id: str
+    fund_id: str
+    investor_id: str
+    rows: list[DocumentRow]
+    start: list[Figures]  # carried from earlier pages (empty on the first)
+    figures: list[Figures]  # through the last row of this page, per currency
+    charts: list[Chart]  # one per currency
+    page_number: int
+    next_cursor: str | None
+    newer_cursor: str | None
+
+    @property
+    def is_paged(self) -> bool:
+        return bool(self.next_cursor or self.newer_cursor or self.page_number > 1)
+
+
+def position_history(
+    *, position_id: str, cursor: str | None = None, page_size: int | None = None, with_edit_urls: bool = False
+) -> PositionHistory:
+    """One page (one Query) of a position across documents, with running figures per currency.
+    The next page's cursor carries this page's figures, so totals stay exact across pages."""
+    page = PositionRepository().page(position_id, cursor=cursor, limit=page_size)
+    if not page.entries and cursor is None:
+        raise NotFound("Position", position_id)
+    start = _carried(page.carried)
+    builder = FiguresBuilder(start)
+    rows = document_rows(page.entries, builder, with_edit_urls=with_edit_urls)
+    figures = builder.by_currency()
+    page_number = int(page.carried.get("page") or 1)
+    next_cursor = page.next_cursor(
+        {"figures": [f.to_carry() for f in figures], "page": page_number + 1, "prev": cursor}
+    )
+    first = page.entries[0] if page.entries else None
+    charts = [
+        Chart(
+            currency=currency,
+            points=[
+                ChartPoint(r.as_of_date, r.to_date.called.amount, r.to_date.distributed.amount)
+                for r in rows
+                if r.as_of_date and r.currency == currency
+            ],
+            chart_id=f"chart-{currency.lower()}" if index else "chart",
+        )
+        for index, currency in enumerate(sorted({r.currency for r in rows}))
+    ]
+    return PositionHistory(
+        position_id=position_id,
+        fund_id=first.fund_id if first else "",
+        investor_id=first.investor_id if first else "",
+        rows=rows,
+        start=start,
+        figures=figures,
+        charts=charts,
+        page_number=page_number,
+        next_cursor=next_cursor,
+        newer_cursor=page.carried.get("prev"),
+    )
+
+
+def _carried(carried: dict[str, Any]) -> list[Figures]:
+    """Figures a (signed) cursor carried; malformed → BadCursor."""
+    try:
+        return [Figures.from_carry(data) for data in carried.get("figures") or []]
+    except (ValueError, TypeError) as error:
+        raise BadCursor() from error
+
+
+@dataclass(frozen=True, slots=True)
+class PositionReport:
+    position_id: str
+    entries: list[PositionEntry]  # by as-of date, document, kind
+    rows: list[DocumentRow]
+    figures: list[Figures]
+
+
+def position_report(*, position_id: str, kind: Kind | None = None) -> PositionReport:
+    """Every entry of a position (all pages) with running and final figures per currency:
+    the CSV export and `position_report` both read this."""
+    entries = PositionRepository().entries(position_id, kind)
+    if not entries:
+        raise NotFound("Position", position_id)
+    entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))
+    builder = FiguresBuilder()
+    rows = document_rows(entries, builder)
+    return PositionReport(position_id, entries, rows, builder.by_currency())
