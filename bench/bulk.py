@@ -13,8 +13,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management import call_command
 
-from fundportal.dynamo import FundRepository, tables
-from fundportal.dynamo.client import to_item
+from fundportal.dynamo import tables
+from fundportal.dynamo.gateway import TableGateway
+from fundportal.dynamo.repositories import DocumentRepository
+from fundportal.dynamo.serialization import to_item
 
 from . import data
 from .common import load, raw_client
@@ -24,7 +26,7 @@ VERSIONS = 1
 WORKERS = 8
 SEED_DEMO, LAYER, RAW = (
     "seed_demo (8 workers)",
-    "FundRepository.bulk_load (8 workers)",
+    "DocumentRepository.bulk_load (8 workers)",
     "raw batch_write_item, 1 thread",
 )
 
@@ -71,11 +73,11 @@ def run(endpoint: str, items_wanted: int, rounds: int = 3) -> dict[str, Any]:
             return [i for n in range(documents) for i in data.document(f"BL_{n:05d}", positions, n)]
 
         def contender(table: str) -> None:
-            FundRepository(table).bulk_load(make_items(), workers=WORKERS)
+            DocumentRepository(TableGateway(table)).bulk_load(make_items(), workers=WORKERS)
 
         name = LAYER
         description = (
-            f"seed_demo's synthetic mode was not available: FundRepository.bulk_load with {WORKERS} workers vs raw "
+            f"seed_demo's synthetic mode was not available: DocumentRepository.bulk_load with {WORKERS} workers vs raw "
             "boto3 `batch_write_item` in one thread on the same items."
         )
     typed = [to_item(i) for i in make_items()]

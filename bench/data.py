@@ -7,7 +7,6 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from fundportal.dynamo.client import to_item
 from fundportal.dynamo.entities import (
     CapitalActivity,
     CapitalCall,
@@ -16,7 +15,8 @@ from fundportal.dynamo.entities import (
     PositionEntry,
     UnfundedCommitment,
 )
-from fundportal.dynamo.repository import document_items
+from fundportal.dynamo.repositories.documents import document_items
+from fundportal.dynamo.serialization import to_item
 
 LOADED_AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
 ENTRY_CLASSES = (CapitalCall, Distribution, UnfundedCommitment)

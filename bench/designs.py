@@ -4,7 +4,7 @@ design (the portal's own table and repository), the position-centric design and 
 
 The two alternative layouts exist only here, to be measured against; their key strings are
 built in this module (the portal's own keys come from fundportal/dynamo/keys.py through the
-entities). Every request goes through fundportal.dynamo.client.call, so requests and read
+entities). Every request goes through fundportal.dynamo.gateway.call, so requests and read
 units are counted the same way for all three designs.
 """
 
@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from fundportal.dynamo import FundRepository, tables
-from fundportal.dynamo.client import call, from_item, to_item
+from fundportal.dynamo import tables
+from fundportal.dynamo.gateway import TableGateway, call
 from fundportal.dynamo.instrumentation import collect
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
+from fundportal.dynamo.serialization import from_item, to_item
 
 from . import data
 from .common import create_simple_table, interleave, load, raw_client
@@ -147,10 +149,11 @@ def broken_position(position: str) -> list[dict[str, Any]]:
 
 
 def operations() -> dict[tuple[str, str], Callable[[], Any]]:
-    repository = FundRepository(TABLES[PROPER])
+    gateway = TableGateway(TABLES[PROPER])
+    repository, positions = DocumentRepository(gateway), PositionRepository(gateway)
     return {
-        (PROPER, "document overview"): lambda: repository.document_overview(TARGET_DOCUMENT),
-        (PROPER, "position across documents"): lambda: repository.position_entries(TARGET_POSITION),
+        (PROPER, "document overview"): lambda: repository.overview(TARGET_DOCUMENT),
+        (PROPER, "position across documents"): lambda: positions.entries(TARGET_POSITION),
         (POSITION_CENTRIC, "document overview"): lambda: position_centric_overview(TARGET_DOCUMENT),
         (POSITION_CENTRIC, "position across documents"): lambda: position_centric_position(TARGET_POSITION),
         (BROKEN, "document overview"): lambda: broken_overview(TARGET_DOCUMENT),

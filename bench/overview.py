@@ -12,8 +12,10 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Key
 
-from fundportal.dynamo import FundRepository, tables
+from fundportal.dynamo import tables
+from fundportal.dynamo.gateway import TableGateway
 from fundportal.dynamo.instrumentation import collect
+from fundportal.dynamo.repositories import DocumentRepository
 
 from . import data
 from .common import REGION, credentials, interleave, load, raw_client, resource_table
@@ -113,10 +115,10 @@ def contenders(endpoint: str, table: str, doc: str) -> dict[str, Callable[[], An
     client = raw_client(endpoint)
     resource = resource_table(endpoint, table)
     model = pynamodb_model(endpoint, table)
-    repository = FundRepository(table)
+    repository = DocumentRepository(TableGateway(table))
     return {
         "raw boto3 client": lambda: raw_query(client, table, doc),
-        "data layer": lambda: repository.document_overview(doc),
+        "data layer": lambda: repository.overview(doc),
         "boto3 Table resource": lambda: resource_query(resource, doc),
         "PynamoDB": lambda: list(model.query(doc)),
     }
@@ -148,7 +150,7 @@ def run(endpoint: str, table: str, sizes: tuple[int, ...], trials: int, warmup: 
         runners = contenders(endpoint, table, doc)
         check_same_items(runners, shapes[positions]["items"])
         with collect() as requests:
-            FundRepository(table).document_overview(doc)
+            DocumentRepository(TableGateway(table)).overview(doc)
         samples = interleave(runners, trials, warmup)
         raw = samples["raw boto3 client"]
         results[str(positions)] = {
@@ -173,13 +175,13 @@ def run(endpoint: str, table: str, sizes: tuple[int, ...], trials: int, warmup: 
 
 def profile(table: str, positions: int, calls: int = 20, top: int = 25) -> str:
     """cProfile of the data layer's overview (cumulative time), for finding its hot path."""
-    repository = FundRepository(table)
+    repository = DocumentRepository(TableGateway(table))
     doc = document_id(positions)
-    repository.document_overview(doc)
+    repository.overview(doc)
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(calls):
-        repository.document_overview(doc)
+        repository.overview(doc)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)

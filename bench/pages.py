@@ -18,7 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from fundportal.dynamo import FundRepository, tables
+from fundportal.dynamo import tables
+from fundportal.dynamo.gateway import TableGateway
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamodb_local import free_port
 
 from . import data
@@ -189,7 +191,8 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
     except NoReverseMatch as error:
         return {"skipped": f"the pages are not there yet ({error})"}
     load_data(endpoint)
-    repository = FundRepository(TABLE)
+    repository = DocumentRepository(TableGateway(TABLE))
+    positions = PositionRepository(TableGateway(TABLE))
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as workdir:
         env = server_env(endpoint, Path(workdir))
         manage(env, "migrate", "--noinput")
@@ -214,9 +217,9 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
                 samples = interleave(
                     {
                         "document page": page(doc_path),
-                        "document query": lambda: repository.document_overview(DOCUMENT),
+                        "document query": lambda: repository.overview(DOCUMENT),
                         "position page": page(pos_path),
-                        "position query": lambda: repository.position_page(POSITION),
+                        "position query": lambda: positions.page(POSITION),
                     },
                     trials=max(trials, 20) * 2,
                     warmup=warmup + 2,

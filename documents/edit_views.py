@@ -70,9 +70,7 @@ class DocumentCreateView(EditorRequiredMixin, FormView):
 
     def form_valid(self, form: CreateDocumentForm) -> HttpResponse:
         try:
-            document = services.document_create(
-                document=form.document(), activity=form.activity(), user=self.username
-            )
+            document = services.document_create(document=form.document(), activity=form.activity(), user=self.username)
         except AlreadyExists:
             form.add_error("document_id", f"A document with id '{form.cleaned_data['document_id']}' already exists.")
             return self.form_invalid(form)

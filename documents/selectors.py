@@ -10,10 +10,10 @@ from typing import Any
 from django.urls import reverse
 from moneyed import Money
 
-from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending
+from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending, sum_figures
 from fundportal.dynamo.entities import CapitalActivity, Document, PositionEntry
-from fundportal.dynamo.keys import POSITION_KINDS, Kind, parse_month, version_id
 from fundportal.dynamo.errors import NotFound
+from fundportal.dynamo.keys import POSITION_KINDS, Kind, parse_month, version_id
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.repositories.documents import DocumentSummary, PositionInDocument
 
@@ -85,10 +85,12 @@ class DocumentPage:
         return self.document.currency
 
 
-def document_overview(*, document_id: str, with_edit_urls: bool = False) -> DocumentPage:
+def document_overview(
+    *, document_id: str, with_edit_urls: bool = False, repository: DocumentRepository | None = None
+) -> DocumentPage:
     """Everything a document contains, grouped by position, from one Query (pattern 1).
     `with_edit_urls`: each cell carries its Change/Remove URLs (for editors)."""
-    overview = DocumentRepository().overview(document_id)
+    overview = (repository or DocumentRepository()).overview(document_id)
     rows = []
     for row in overview.positions:
         first = row.entries[0]
@@ -108,7 +110,7 @@ def document_overview(*, document_id: str, with_edit_urls: bool = False) -> Docu
         activity=overview.capital_activity,
         history_count=len(overview.document_history) + len(overview.activity_history),
         rows=rows,
-        totals=figures_by_currency(entry for row in overview.positions for entry in row.entries),
+        totals=sum_figures([row.figures for row in rows]),
     )
 
 
@@ -123,9 +125,11 @@ class PositionInDocumentPage:
     figures: list[Figures]
 
 
-def position_in_document(*, document_id: str, position_id: str, with_edit_urls: bool = False) -> PositionInDocumentPage:
+def position_in_document(
+    *, document_id: str, position_id: str, with_edit_urls: bool = False, repository: DocumentRepository | None = None
+) -> PositionInDocumentPage:
     """One position's entries in one document: one BatchGetItem (pattern 2)."""
-    row = DocumentRepository().position_in_document(document_id, position_id)
+    row = (repository or DocumentRepository()).position_in_document(document_id, position_id)
     first = row.entries[0]
     return PositionInDocumentPage(
         document_id=document_id,
@@ -133,7 +137,10 @@ def position_in_document(*, document_id: str, position_id: str, with_edit_urls: 
         fund_id=first.fund_id,
         investor_id=first.investor_id,
         as_of_date=first.as_of_date,
-        items=[(kind, KIND_LABELS[kind], cell) for kind, cell in zip(POSITION_KINDS, cells(row, with_edit_urls))],
+        items=[
+            (kind, KIND_LABELS[kind], cell)
+            for kind, cell in zip(POSITION_KINDS, cells(row, with_edit_urls), strict=True)
+        ],
         figures=figures_by_currency(row.entries),
     )
 
@@ -148,9 +155,9 @@ class DocumentList:
     documents: list[DocumentSummary]
 
 
-def document_list(*, month: str | None = None) -> DocumentList:
+def document_list(*, month: str | None = None, repository: DocumentRepository | None = None) -> DocumentList:
     """Current documents of one as-of month (the month catalog, then the month index)."""
-    repository = DocumentRepository()
+    repository = repository or DocumentRepository()
     months = repository.months()
     if month:
         year, number = parse_month(month)
@@ -231,11 +238,16 @@ class DocumentHistory:
 
 
 def document_history(
-    *, document_id: str, start: date | None = None, end: date | None = None, compare_with: str | None = None
+    *,
+    document_id: str,
+    start: date | None = None,
+    end: date | None = None,
+    compare_with: str | None = None,
+    repository: DocumentRepository | None = None,
 ) -> DocumentHistory:
     """Superseded versions in a date range (SK BETWEEN, pattern 8) and current vs one of them.
     Requests: GetItem (current) + one Query per versioned kind (+ GetItem for `compare_with`)."""
-    repository = DocumentRepository()
+    repository = repository or DocumentRepository()
     current = repository.get(document_id)
     versions = repository.versions(document_id, start, end)
     activities = repository.versions(document_id, start, end, kind=Kind.CAPITAL_ACTIVITY)
@@ -250,43 +262,55 @@ def document_history(
     )
 
 
-def entry(*, document_id: str, kind: Kind, position_id: str) -> PositionEntry:
+def entry(
+    *, document_id: str, kind: Kind, position_id: str, repository: DocumentRepository | None = None
+) -> PositionEntry:
     """One entry of a position in a document (pattern 3: GetItem)."""
-    return DocumentRepository().entry(document_id, kind, position_id)
+    return (repository or DocumentRepository()).entry(document_id, kind, position_id)
 
 
-def search(*, query: str) -> str | None:
+def search(
+    *, query: str, documents: DocumentRepository | None = None, positions: PositionRepository | None = None
+) -> str | None:
     """What an exact id names: "document", "position" or None (GetItem, then a 1-item Query)."""
     try:
-        DocumentRepository().get(query)
+        (documents or DocumentRepository()).get(query)
         return "document"
     except NotFound:
         pass
-    return "position" if PositionRepository().page(query, limit=1).entries else None
+    return "position" if (positions or PositionRepository()).page(query, limit=1).entries else None
 
 
 def document_versions(
-    *, document_id: str, start: date | None = None, end: date | None = None
+    *,
+    document_id: str,
+    start: date | None = None,
+    end: date | None = None,
+    repository: DocumentRepository | None = None,
 ) -> tuple[Document, list[Document]]:
     """The current document and its superseded copies: one Query (begins_with) for all of them,
     or GetItem + one SK BETWEEN Query for a date range."""
-    repository = DocumentRepository()
+    repository = repository or DocumentRepository()
     if start is None and end is None:
         return repository.all_versions(document_id)
     return repository.get(document_id), repository.versions(document_id, start, end)
 
 
-def document_header(*, document_id: str) -> Document:
+def document_header(*, document_id: str, repository: DocumentRepository | None = None) -> Document:
     """The current document (pattern 5: GetItem)."""
-    return DocumentRepository().get(document_id)
+    return (repository or DocumentRepository()).get(document_id)
 
 
-def audit_trail(*, document_id: str, limit: int = 50) -> tuple[Document, list[Any]]:
-    repository = DocumentRepository()
+def audit_trail(
+    *, document_id: str, limit: int = 50, repository: DocumentRepository | None = None
+) -> tuple[Document, list[Any]]:
+    repository = repository or DocumentRepository()
     document = repository.get(document_id)
     return document, repository.audit_trail(document.document_id, limit)
 
 
-def document_for_restatement(*, document_id: str) -> tuple[Document, CapitalActivity | None]:
-    overview = DocumentRepository().overview(document_id)
+def document_for_restatement(
+    *, document_id: str, repository: DocumentRepository | None = None
+) -> tuple[Document, CapitalActivity | None]:
+    overview = (repository or DocumentRepository()).overview(document_id)
     return overview.document, overview.capital_activity

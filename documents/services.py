@@ -47,7 +47,12 @@ def _failed(error: DataLayerError) -> DataLayerError:
 
 
 def document_create(
-    *, document: Document, activity: CapitalActivity | None = None, user: str, token: str | None = None
+    *,
+    document: Document,
+    activity: CapitalActivity | None = None,
+    user: str,
+    token: str | None = None,
+    repository: DocumentRepository | None = None,
 ) -> Document:
     """Create a document (and its capital activity) at revision 1; AlreadyExists if the id is taken."""
     now = utcnow()
@@ -65,7 +70,7 @@ def document_create(
     changes = diff(None, document, DOCUMENT_FIELDS)
     audit = AuditEntry(document.document_id, now, user, "create", "Document", changes, _token(token))
     try:
-        DocumentRepository().create(document, activity, audit)
+        (repository or DocumentRepository()).create(document, activity, audit)
     except TransactionCancelled as error:
         raise _failed(error) from error
     return document
@@ -80,11 +85,12 @@ def document_restate(
     user: str,
     token: str | None = None,
     on: date | None = None,
+    repository: DocumentRepository | None = None,
 ) -> Document:
     """Publish a restated document: archive the current document and capital activity under
     dated SKs and replace them, conditioned on `expected_revision` (Conflict otherwise)."""
     token = _token(token)
-    repository = DocumentRepository()
+    repository = repository or DocumentRepository()
     loaded, activity = repository.load_for_restatement(document_id)
     current = loaded.entity
     if current is None:
@@ -128,27 +134,42 @@ def _stale(current: Document, expected_revision: int) -> Conflict:
     )
 
 
-def entry_record(*, entry: PositionEntry, user: str, token: str | None = None) -> PositionEntry:
+def entry_record(
+    *, entry: PositionEntry, user: str, token: str | None = None, repository: DocumentRepository | None = None
+) -> PositionEntry:
     """Record a new entry; AlreadyExists if the position already has one of its kind here."""
-    return _entry_write(entry=entry, user=user, token=token, new=True)
+    return _entry_write(entry=entry, user=user, token=token, new=True, repository=repository)
 
 
 def entry_change(
-    *, entry: PositionEntry, user: str, token: str | None = None, loaded_at: datetime | None = None
+    *,
+    entry: PositionEntry,
+    user: str,
+    token: str | None = None,
+    loaded_at: datetime | None = None,
+    repository: DocumentRepository | None = None,
 ) -> PositionEntry:
     """Change an existing entry; Conflict if it changed since `loaded_at` (the form's UpdatedAt)."""
-    return _entry_write(entry=entry, user=user, token=token, new=False, loaded_at=loaded_at)
+    return _entry_write(entry=entry, user=user, token=token, new=False, loaded_at=loaded_at, repository=repository)
 
 
-def entry_put(*, entry: PositionEntry, user: str, token: str | None = None) -> PositionEntry:
+def entry_put(
+    *, entry: PositionEntry, user: str, token: str | None = None, repository: DocumentRepository | None = None
+) -> PositionEntry:
     """Record or change an entry, whichever applies (commands, the pattern explainer)."""
-    return _entry_write(entry=entry, user=user, token=token, new=None)
+    return _entry_write(entry=entry, user=user, token=token, new=None, repository=repository)
 
 
 def _entry_write(
-    *, entry: PositionEntry, user: str, token: str | None, new: bool | None, loaded_at: datetime | None = None
+    *,
+    entry: PositionEntry,
+    user: str,
+    token: str | None,
+    new: bool | None,
+    loaded_at: datetime | None = None,
+    repository: DocumentRepository | None = None,
 ) -> PositionEntry:
-    repository = DocumentRepository()
+    repository = repository or DocumentRepository()
     repository.check(entry)  # ids and size are refused before any request
     document, loaded = repository.load_for_entry(entry.document_id, entry.kind, entry.position_id)
     before = loaded.entity
@@ -174,9 +195,11 @@ def _entry_write(
     return entry
 
 
-def entry_remove(*, document_id: str, kind: Kind, position_id: str, user: str) -> PositionEntry:
+def entry_remove(
+    *, document_id: str, kind: Kind, position_id: str, user: str, repository: DocumentRepository | None = None
+) -> PositionEntry:
     """Remove an entry (only if unchanged since read) and audit the removed values."""
-    repository = DocumentRepository()
+    repository = repository or DocumentRepository()
     existing = repository.entry(document_id, kind, position_id, consistent=True)
     now = utcnow()
     audit = AuditEntry(

@@ -8,7 +8,14 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from fundportal.dynamo.errors import BadCursor, InvalidId, NotFound, StoreUnavailable
+from fundportal.dynamo.errors import (
+    BadCursor,
+    DataLayerError,
+    IdempotencyMismatch,
+    InvalidId,
+    NotFound,
+    StoreUnavailable,
+)
 from fundportal.dynamo.instrumentation import collect, page_log
 
 log = logging.getLogger("fundportal.requests")
@@ -45,4 +52,11 @@ class DynamoDBMiddleware:
             return render(request, "404.html", {"message": exception.user_message}, status=404)
         if isinstance(exception, (InvalidId, BadCursor)):
             return render(request, "400.html", {"message": exception.user_message}, status=400)
+        if isinstance(exception, IdempotencyMismatch):
+            return render(request, "400.html", {"message": exception.user_message}, status=409)
+        if isinstance(exception, DataLayerError):
+            # Anything else the data layer refused (a request DynamoDB rejected): logged, and
+            # the user sees the plain 503 page rather than a stack trace.
+            log.error("503 for %s: %r", request.path, exception)
+            return render(request, "503.html", {"reason": "the request could not be completed"}, status=503)
         return None

@@ -37,7 +37,9 @@ class DocumentRow:
         return cell.entry if cell else None
 
 
-def document_rows(entries: Iterable[PositionEntry], builder: FiguresBuilder, *, with_edit_urls: bool = False) -> list[DocumentRow]:
+def document_rows(
+    entries: Iterable[PositionEntry], builder: FiguresBuilder, *, with_edit_urls: bool = False
+) -> list[DocumentRow]:
     """Group entries by document, order by (as-of date, document id), accumulate running figures.
 
     The position index sorts by entry kind, then document; rows regroup per document. `builder`
@@ -97,11 +99,16 @@ class PositionHistory:
 
 
 def position_history(
-    *, position_id: str, cursor: str | None = None, page_size: int | None = None, with_edit_urls: bool = False
+    *,
+    position_id: str,
+    cursor: str | None = None,
+    page_size: int | None = None,
+    with_edit_urls: bool = False,
+    repository: PositionRepository | None = None,
 ) -> PositionHistory:
     """One page (one Query) of a position across documents, with running figures per currency.
     The next page's cursor carries this page's figures, so totals stay exact across pages."""
-    page = PositionRepository().page(position_id, cursor=cursor, limit=page_size)
+    page = (repository or PositionRepository()).page(position_id, cursor=cursor, limit=page_size)
     if not page.entries and cursor is None:
         raise NotFound("Position", position_id)
     start = _carried(page.carried)
@@ -155,10 +162,12 @@ class PositionReport:
     figures: list[Figures]
 
 
-def position_report(*, position_id: str, kind: Kind | None = None) -> PositionReport:
+def position_report(
+    *, position_id: str, kind: Kind | None = None, repository: PositionRepository | None = None
+) -> PositionReport:
     """Every entry of a position (all pages) with running and final figures per currency:
     the CSV export and `position_report` both read this."""
-    entries = PositionRepository().entries(position_id, kind)
+    entries = (repository or PositionRepository()).entries(position_id, kind)
     if not entries:
         raise NotFound("Position", position_id)
     entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))

@@ -14,6 +14,7 @@ from django.views.generic import TemplateView
 from documents.views import vars_of
 from fundportal.dynamo.entities import PositionEntry
 from fundportal.dynamo.keys import POSITION_KINDS
+from fundportal.models import EDIT_PERMISSION
 from positions import selectors
 
 
@@ -32,6 +33,7 @@ class PositionDetailView(LoginRequiredMixin, TemplateView):
             position_id=kwargs["position_id"],
             cursor=self.request.GET.get("cursor") or None,
             page_size=getattr(settings, "POSITION_PAGE_SIZE", None),
+            with_edit_urls=self.request.user.has_perm(EDIT_PERMISSION),
         )
         context.update(history=history, **vars_of(history))
         return context

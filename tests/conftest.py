@@ -21,7 +21,10 @@ for _name, _value in {
 
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 
-from fundportal.dynamo import FundRepository, tables  # noqa: E402
+from fundportal.dynamo import tables  # noqa: E402
+from fundportal.dynamo.client import reset_clients  # noqa: E402
+from fundportal.dynamo.gateway import TableGateway  # noqa: E402
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository  # noqa: E402
 from fundportal.dynamo.sample import sample_items  # noqa: E402
 from fundportal.dynamo.testing import assert_dynamodb_requests  # noqa: E402
 from fundportal.dynamodb_local import DynamoDBLocal, start  # noqa: E402
@@ -39,8 +42,12 @@ class Backend:
     table: str
 
     @property
-    def repository(self) -> FundRepository:
-        return FundRepository(self.table)
+    def repository(self) -> DocumentRepository:
+        return DocumentRepository(TableGateway(self.table))
+
+    @property
+    def positions(self) -> PositionRepository:
+        return PositionRepository(TableGateway(self.table))
 
     def workers(self, wanted: int) -> int:
         """Parallel bulk-load workers for this backend: moto is not thread-safe and loses
@@ -65,10 +72,12 @@ def moto_backend(settings) -> Iterator[Backend]:
     from moto import mock_aws
 
     with mock_aws():
+        reset_clients()  # a client made outside the mock would not be intercepted
         settings.DYNAMODB_ENDPOINT_URL = None
         settings.DYNAMODB_TABLE = _unique_table()
         tables.create(settings.DYNAMODB_TABLE)
         yield Backend("moto", None, settings.DYNAMODB_TABLE)
+    reset_clients()
 
 
 @pytest.fixture
@@ -82,7 +91,7 @@ def local_backend(settings, dynamodb_local) -> Iterator[Backend]:
 
 
 @pytest.fixture
-def repo(backend) -> FundRepository:
+def repo(backend) -> DocumentRepository:
     return backend.repository
 
 

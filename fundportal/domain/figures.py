@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from fundportal.dynamo.keys import Kind
 
-from .money import Money, currency_code, money
+from .money import Money, currency_code, money, zero
 
 PENDING = "Pending"
 CANCELLED = "Cancelled"
@@ -247,3 +247,27 @@ def figures_by_currency(entries: Iterable[EntryLike]) -> list[Figures]:
     for entry in entries:
         builder.add(entry)
     return builder.by_currency()
+
+
+def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
+    """Several positions' figures added up per currency: a document's (or fund's) totals.
+
+    The "latest unfunded" rule picks among one position's entries; across positions every
+    position has its own commitment, so a total's unfunded is their sum (as of the latest date).
+    """
+    by_currency: dict[str, list[Figures]] = {}
+    for figures in groups:
+        for f in figures:
+            by_currency.setdefault(f.currency, []).append(f)
+    totals = []
+    for code in sorted(by_currency):
+        group = by_currency[code]
+        amounts = [sum((getattr(f, name) for f in group), zero(code)) for name in _CARRY_AMOUNTS]
+        committed = [f for f in group if f.unfunded is not None]
+        if not committed:
+            totals.append(Figures(code, *amounts))
+            continue
+        unfunded = sum((f.unfunded for f in committed), zero(code))
+        as_of = max((f.unfunded_as_of for f in committed if f.unfunded_as_of), default=None)
+        totals.append(Figures(code, *amounts, unfunded, as_of))
+    return totals

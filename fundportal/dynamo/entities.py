@@ -69,7 +69,9 @@ def stored(attribute: str, codec: Codec = TEXT, default: Any = None) -> Any:
 def _stored_fields(cls: type) -> tuple[tuple[str, str, Codec, Any], ...]:
     """(field name, attribute, codec, default) for every stored field of `cls`."""
     return tuple(
-        (f.name, f.metadata["attribute"], f.metadata["codec"], f.default) for f in fields(cls) if "attribute" in f.metadata
+        (f.name, f.metadata["attribute"], f.metadata["codec"], f.default)
+        for f in fields(cls)
+        if "attribute" in f.metadata
     )
 
 
@@ -249,7 +251,9 @@ class PositionEntry:
         """Every entry is in the entity index and the position index."""
         return {
             **_index_attributes(ENTITY_INDEX, *keys.entity_index_keys(self.KIND, self.document_id, self.position_id)),
-            **_index_attributes(POSITION_INDEX, *keys.position_index_keys(self.KIND, self.position_id, self.document_id)),
+            **_index_attributes(
+                POSITION_INDEX, *keys.position_index_keys(self.KIND, self.position_id, self.document_id)
+            ),
         }
 
     def to_item(self) -> dict[str, Any]:

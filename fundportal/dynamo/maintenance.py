@@ -101,11 +101,11 @@ def _index_update(item: dict[str, Any], expected: dict[str, Any]) -> IndexUpdate
     if not sets and not removes:
         return None
     # Pin the item as read: any concurrent write changes Revision or UpdatedAt.
-    for name, attribute in (("rev", "Revision"), ("upd", "UpdatedAt")):
+    for name, value, attribute in (("#rev", ":rev", "Revision"), ("#upd", ":upd", "UpdatedAt")):
         if attribute in item:
-            names[f"#{name}"] = attribute
-            values[f":{name}"] = item[attribute]
-            conditions.append(f"#{name} = :{name}")
+            names[name] = attribute
+            values[value] = item[attribute]
+            conditions.append(f"{name} = {value}")
     expression = " ".join(
         part for part in (f"SET {', '.join(sets)}" if sets else "", f"REMOVE {', '.join(removes)}" if removes else "")
     )

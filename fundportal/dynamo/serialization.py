@@ -10,7 +10,6 @@ from decimal import Decimal
 from typing import Any
 
 
-
 def to_attr(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         return {"S": value}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -67,7 +68,5 @@ def create(name: str | None = None, wait_seconds: float = 120) -> tuple[bool, Ta
 
 def delete(name: str | None = None) -> None:
     name = name or table_name()
-    try:
+    with contextlib.suppress(TableMissing):
         TableGateway(name).delete_table()
-    except TableMissing:
-        pass

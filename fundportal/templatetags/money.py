@@ -7,7 +7,8 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from moneyed import Money
 
-from fundportal.domain.money import EM_DASH, format_money, format_ratio, money as make_money
+from fundportal.domain.money import EM_DASH, format_money, format_ratio
+from fundportal.domain.money import money as make_money
 
 register = template.Library()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,10 @@ def test_analyst_follows_a_position_across_documents(local_sample, analyst_accou
     row = page.locator('#positions tr[data-position="POSITION_1"]')
     expect(row).to_contain_text("USD 500,000.00")
     expect(page.locator('#positions tr[data-position="POSITION_2"]')).to_contain_text("USD 300,000.00")
-    expect(page.get_by_test_id("total-called")).to_have_text("USD 800,000.00")
+    totals = page.locator('tr[data-testid="document-totals"]')
+    expect(totals).to_have_count(1)  # one currency, one row
+    expect(totals.get_by_test_id("total-called")).to_have_text(re.compile(r"^\s*USD 800,000\.00(?![\d,.])"))
+    expect(totals.get_by_test_id("total-dpi")).to_contain_text("0.15x")
     expect(page.get_by_test_id("history-count")).to_have_text("2 historical versions")
     snapshot(page, "2-document")
 
@@ -76,6 +80,8 @@ def test_analyst_follows_a_position_across_documents(local_sample, analyst_accou
     expect(page.locator('#documents tr[data-document="DOC002"]')).to_contain_text("750,000")
     expect(page.get_by_test_id("total-called")).to_have_text("USD 1,250,000.00")
     expect(page.get_by_test_id("total-distributed")).to_have_text("USD 195,000.00")
+    expect(page.get_by_test_id("dpi")).to_have_text("0.16x")
+    expect(page.get_by_test_id("dpi-settled")).to_have_text("0.10x")
     expect(page.locator("svg.chart")).to_be_visible()
     snapshot(page, "4-position")
 

@@ -1,16 +1,22 @@
 """The data layer's client hands Query Items over from the JSON body instead of botocore's
-generic parser (a performance change, issue 8). These tests pin that the result is exactly
-what botocore would have produced, that paging, capacity accounting and error translation are
-unchanged, on moto and on DynamoDB Local."""
+generic parser (a performance change, issue 8; fundportal/dynamo/fast_parse.py, behind the
+DYNAMODB_FAST_QUERY_PARSE setting). These tests pin that the result is exactly what botocore
+would have produced, that paging, capacity accounting and error translation are unchanged, and
+that turning the setting off gives the same result without the hook, on moto and on DynamoDB
+Local."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from fundportal.dynamo.client import call
-from fundportal.dynamo.errors import StoreUnavailable
+from fundportal.dynamo import fast_parse
+from fundportal.dynamo.client import get_client, reset_clients
+from fundportal.dynamo.errors import RequestRejected, StoreUnavailable, TableMissing
+from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import collect
 
 
@@ -72,11 +78,13 @@ def test_count_only_query_has_no_items(sample):
 
 
 def test_errors_are_still_parsed_and_translated(local_sample):
-    with pytest.raises(ClientError) as caught:
+    with pytest.raises(RequestRejected) as caught:
         call("Query", **query(local_sample, KeyConditionExpression="PK = :missing"))
-    assert caught.value.response["Error"]["Code"] == "ValidationException"
-    with pytest.raises(StoreUnavailable, match="does not exist"):
+    assert caught.value.code == "ValidationException"  # typed; the ClientError never escapes
+    assert isinstance(caught.value.__cause__, ClientError)
+    with pytest.raises(StoreUnavailable, match="does not exist") as missing:
         call("Query", **query(local_sample, TableName="no_such_table"))
+    assert isinstance(missing.value, TableMissing) and missing.value.table == "no_such_table"
 
 
 def test_binary_values_are_left_to_botocore(backend):
@@ -89,3 +97,47 @@ def test_binary_values_are_left_to_botocore(backend):
         ExpressionAttributeValues={":pk": {"S": "BLOB"}},
     )
     assert response["Items"] == [item]
+
+
+def _spy_on_the_hook(monkeypatch) -> list[int]:
+    """Make `install` register a counting wrapper of the hook (for clients created from now on)."""
+    seen: list[int] = []
+    real = fast_parse.take_query_items
+
+    def counting(*args: Any, **kwargs: Any) -> None:
+        seen.append(1)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(fast_parse, "take_query_items", counting)
+    return seen
+
+
+def _registered(client: Any) -> bool:
+    """Whether the client's event system holds our hook for Query responses."""
+    handlers = client.meta.events._emitter._handlers.prefix_search(fast_parse.EVENT)
+    return any(handler is fast_parse.take_query_items for handler in handlers)
+
+
+def test_turning_the_fast_parse_off_gives_the_same_result_without_the_hook(sample, settings, monkeypatch):
+    seen = _spy_on_the_hook(monkeypatch)
+    assert settings.DYNAMODB_FAST_QUERY_PARSE is True  # on by default
+    reset_clients()
+    fast = call("Query", **query(sample))
+    assert _registered(get_client()) and seen  # the hook ran
+
+    settings.DYNAMODB_FAST_QUERY_PARSE = False
+    reset_clients()
+    seen.clear()
+    with collect() as requests:
+        slow = call("Query", **query(sample))
+    assert not _registered(get_client())
+    assert seen == []  # botocore parsed everything
+    assert slow["Items"] == fast["Items"] == plain_client(sample).query(**query(sample))["Items"]
+    assert slow["Count"] == fast["Count"] == 10
+    assert requests.records[0].items == 10  # accounting unchanged
+
+    # Paging keys and typed errors are the same on botocore's own path.
+    page = call("Query", **query(sample, Limit=4))
+    assert page["LastEvaluatedKey"]["PK"] == {"S": "DOC001"} and len(page["Items"]) == 4
+    with pytest.raises(RequestRejected):
+        call("Query", **query(sample, KeyConditionExpression="PK = :missing"))

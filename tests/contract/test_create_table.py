@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from fundportal.dynamo import tables
-from fundportal.dynamo.client import call
+from fundportal.dynamo.gateway import call
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
 
 

@@ -9,20 +9,21 @@ from datetime import date
 
 import pytest
 
-from fundportal.dynamo.client import call
+from documents import services
 from fundportal.dynamo.entities import Document
 from fundportal.dynamo.errors import AlreadyExists, NotFound, StoreUnavailable
+from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import Collector, PageLogBuffer, RequestRecord, collect
 from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.schema import POSITION_INDEX
 from fundportal.dynamo.testing import assert_dynamodb_requests
 
 
-def test_collector_records_operation_index_items_units_and_ms(sample, repo):
+def test_collector_records_operation_index_items_units_and_ms(sample, repo, positions):
     with collect() as requests:
-        repo.document_overview("DOC001")
-        repo.position_page("POSITION_1")
-        repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
+        repo.overview("DOC001")
+        positions.page("POSITION_1")
+        repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
         repo.position_in_document("DOC001", "POSITION_2")
     query, index_query, get, batch = requests.records
     assert (query.operation, query.index, query.items, query.key_condition) == ("Query", None, 10, "PK = :pk")
@@ -49,11 +50,11 @@ def test_writes_record_write_units(repo, backend):
 
 def test_nested_collectors_each_see_their_own_block(sample, repo):
     with collect() as outer:
-        repo.get_document("DOC001")
+        repo.get("DOC001")
         with collect() as inner:
-            repo.get_document("DOC002")
+            repo.get("DOC002")
             repo.capital_items("DOC001")
-        repo.get_document("DOC001")
+        repo.get("DOC001")
     assert inner.operations == ["GetItem", "Query"]
     assert outer.operations == ["GetItem", "GetItem", "Query", "GetItem"]
     assert outer.records[1:3] == inner.records  # the same records, not copies with new figures
@@ -61,8 +62,8 @@ def test_nested_collectors_each_see_their_own_block(sample, repo):
 
 def test_nothing_is_recorded_outside_a_block_or_in_a_sibling_block(sample, repo):
     with collect() as first:
-        repo.get_document("DOC001")
-    repo.get_document("DOC001")
+        repo.get("DOC001")
+    repo.get("DOC001")
     with collect() as second:
         pass
     assert first.count == 1 and second.count == 0
@@ -70,20 +71,22 @@ def test_nothing_is_recorded_outside_a_block_or_in_a_sibling_block(sample, repo)
 
 def test_another_threads_calls_do_not_leak_into_this_collector(sample, repo):
     with collect() as mine:
-        worker = threading.Thread(target=repo.get_document, args=("DOC002",))
+        worker = threading.Thread(target=repo.get, args=("DOC002",))
         worker.start()
         worker.join()
-        repo.get_document("DOC001")
+        repo.get("DOC001")
     assert mine.count == 1
 
 
 def test_failed_calls_are_recorded_too(sample, repo):
     """A refused request still costs a round trip (and capacity): it is counted."""
     with collect() as requests, pytest.raises(NotFound):
-        repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_9")
+        repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_9")
     assert requests.operations == ["GetItem"]
     with collect() as requests, pytest.raises(AlreadyExists):
-        repo.create_document(Document(document_id="DOC001", title="again", as_of_date=date(2025, 9, 30)))
+        services.document_create(
+            document=Document(document_id="DOC001", title="again", as_of_date=date(2025, 9, 30)), user="tester"
+        )
     assert requests.operations == ["TransactWriteItems"]  # cancelled by its condition, still counted
 
 
@@ -102,13 +105,13 @@ def test_unreachable_store_is_recorded_and_typed(settings):
 
 def test_assert_requests_passes_on_the_exact_count(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["Query"]) as requests:
-        repo.document_overview("DOC001")
+        repo.overview("DOC001")
     assert isinstance(requests, Collector) and requests.count == 1
 
 
 def test_assert_requests_fails_with_a_readable_message(sample, repo):
     with pytest.raises(AssertionError) as failed, assert_dynamodb_requests(1):
-        repo.get_document("DOC001")
+        repo.get("DOC001")
         repo.position_in_document("DOC001", "POSITION_1")
     message = str(failed.value)
     assert message.startswith("expected 1 DynamoDB requests, got 2 DynamoDB requests:")
@@ -118,13 +121,13 @@ def test_assert_requests_fails_with_a_readable_message(sample, repo):
 
 def test_assert_requests_fails_when_the_operations_differ(sample, repo):
     with pytest.raises(AssertionError) as failed, assert_dynamodb_requests(1, ["Query"]):
-        repo.get_document("DOC001")
+        repo.get("DOC001")
     assert "1 DynamoDB requests:" in str(failed.value) and "GetItem" in str(failed.value)
 
 
 def test_assert_requests_catches_an_unexpected_request(sample, repo):
     with pytest.raises(AssertionError, match="expected 0 DynamoDB requests, got 1"), assert_dynamodb_requests(0):
-        repo.get_document("DOC001")
+        repo.get("DOC001")
 
 
 def test_describe_lists_every_call():

@@ -12,11 +12,13 @@ from urllib.parse import unquote
 
 import pytest
 
-from fundportal.dynamo import BadCursor, FundRepository
+from fundportal.domain.figures import figures_by_currency
+from fundportal.dynamo import BadCursor
 from fundportal.dynamo.entities import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.dynamo.instrumentation import collect
 from fundportal.dynamo.keys import Kind
-from fundportal.dynamo.repository import document_items
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
+from fundportal.dynamo.repositories.documents import document_items
 
 POSITION = "PAG_1"
 DOCUMENTS = [f"PAGDOC{n:03d}" for n in range(23)]
@@ -24,7 +26,7 @@ ENTRY_CLASSES = (CapitalCall, Distribution, UnfundedCommitment)
 PAGE_SIZES = [1, 2, 3, 5, 7, 10, 22, 23, 68, 69, 70, 1000, None]
 
 
-def load_position(repository: FundRepository, workers: int = 1) -> set[tuple[str, Kind]]:
+def load_position(repository: DocumentRepository, workers: int = 1) -> set[tuple[str, Kind]]:
     """23 documents, each with the three entries of PAG_1 and of a neighbour position."""
     items = []
     for n, document_id in enumerate(DOCUMENTS):
@@ -40,24 +42,25 @@ def load_position(repository: FundRepository, workers: int = 1) -> set[tuple[str
     return {(d, cls.KIND) for d in DOCUMENTS for cls in ENTRY_CLASSES}
 
 
-def walk(repository: FundRepository, limit: int | None, kind: Kind | None = None) -> tuple[Counter, list[int]]:
+def walk(repository: PositionRepository, limit: int | None, kind: Kind | None = None) -> tuple[Counter, list[int]]:
     seen: Counter = Counter()
     sizes = []
     cursor = None
     while True:
-        page = repository.position_page(POSITION, kind, cursor, limit)
+        page = repository.page(POSITION, kind, cursor, limit)
         sizes.append(len(page.entries))
         seen.update((e.document_id, e.kind) for e in page.entries)
-        if page.next_cursor is None:
+        if page.next_cursor() is None:
+            assert not page.has_next
             return seen, sizes
         assert page.entries, "an empty page that still has a next page"
-        cursor = page.next_cursor
+        cursor = page.next_cursor()
         assert len(sizes) < 200
 
 
 def test_every_item_exactly_once_for_many_page_sizes(backend):
-    repository = FundRepository()
-    expected = load_position(repository, workers=backend.workers(2))
+    repository = PositionRepository()
+    expected = load_position(DocumentRepository(), workers=backend.workers(2))
     for limit in PAGE_SIZES:
         seen, sizes = walk(repository, limit)
         assert set(seen) == expected, f"limit {limit}: missing {expected - set(seen)}"
@@ -71,8 +74,8 @@ def test_every_item_exactly_once_for_many_page_sizes(backend):
 
 
 def test_a_full_last_page_is_followed_by_an_empty_page_without_a_cursor(local_backend):
-    repository = FundRepository()
-    load_position(repository, workers=2)
+    repository = PositionRepository()
+    load_position(DocumentRepository(), workers=2)
     seen, sizes = walk(repository, 23)  # 69 entries = 3 full pages of 23
     assert sum(seen.values()) == 69
     assert sizes == [23, 23, 23, 0]  # DynamoDB Local returns a LastEvaluatedKey after a full page
@@ -80,7 +83,7 @@ def test_a_full_last_page_is_followed_by_an_empty_page_without_a_cursor(local_ba
 
 def test_a_partition_over_1_mb_is_read_whole(backend):
     """12 padded entries of 100 KB each: the overview Query follows LastEvaluatedKey."""
-    repository = FundRepository()
+    repository = DocumentRepository()
     document = Document(document_id="BIGDOC", title="Large", fund_id="FUND_P", as_of_date=date(2025, 9, 30))
     padded = []
     for n in range(12):
@@ -88,24 +91,25 @@ def test_a_partition_over_1_mb_is_read_whole(backend):
         padded.append({**entry.to_item(), "Notes": "n" * 100_000})  # not read by the portal; only size
     repository.bulk_load(document_items(document, None, []) + padded, workers=1)
     with collect() as requests:
-        overview = repository.document_overview("BIGDOC")
+        overview = repository.overview("BIGDOC")
     assert [p.position_id for p in overview.positions] == sorted(f"BIGPOS_{n}" for n in range(12))
-    assert overview.totals.called == sum(Decimal(1000 + n) for n in range(12))
+    (totals,) = figures_by_currency(e for p in overview.positions for e in p.entries)
+    assert totals.called.amount == sum(Decimal(1000 + n) for n in range(12))
     assert requests.operations.count("Query") >= 2  # more than 1 MB: more than one page
 
 
 def test_tampered_and_foreign_cursors_are_refused(backend):
-    repository = FundRepository()
-    load_position(repository)
-    cursor = repository.position_page(POSITION, limit=5).next_cursor
+    repository = PositionRepository()
+    load_position(DocumentRepository())
+    cursor = repository.page(POSITION, limit=5).next_cursor()
     assert cursor
     for bad in tampered(cursor):
         with pytest.raises(BadCursor):
-            repository.position_page(POSITION, cursor=bad, limit=5)
+            repository.page(POSITION, cursor=bad, limit=5)
     with pytest.raises(BadCursor):  # a cursor of another position's query
-        repository.position_page("PAG_2", cursor=cursor, limit=5)
+        repository.page("PAG_2", cursor=cursor, limit=5)
     with pytest.raises(BadCursor):  # ...or of the same position with another kind filter
-        repository.position_page(POSITION, Kind.DISTRIBUTION, cursor=cursor, limit=5)
+        repository.page(POSITION, Kind.DISTRIBUTION, cursor=cursor, limit=5)
 
 
 def tampered(cursor: str) -> list[str]:
@@ -122,7 +126,7 @@ def page_links(html: str) -> tuple[str | None, list[str]]:
 @pytest.mark.parametrize("page_size", [4, 23, None])
 def test_position_pages_in_the_browser_show_every_document(analyst_client, moto_backend, settings, page_size):
     settings.POSITION_PAGE_SIZE = page_size
-    load_position(FundRepository())
+    load_position(DocumentRepository())
     seen: set[str] = set()
     cursor = None
     for _ in range(100):
@@ -137,7 +141,7 @@ def test_position_pages_in_the_browser_show_every_document(analyst_client, moto_
 
 def test_tampered_cursor_in_the_url_is_a_400_page(analyst_client, moto_backend, settings):
     settings.POSITION_PAGE_SIZE = 5
-    load_position(FundRepository())
+    load_position(DocumentRepository())
     cursor, _ = page_links(analyst_client.get(f"/positions/{POSITION}/").content.decode())
     assert cursor
     for bad in tampered(cursor):

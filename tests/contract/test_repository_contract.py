@@ -18,8 +18,11 @@ from typing import Any
 
 import pytest
 
-from fundportal.dynamo import keys, repository
-from fundportal.dynamo.client import call, from_item, get_client
+from documents import services
+from documents.selectors import document_overview
+from fundportal.domain.figures import figures_by_currency
+from fundportal.dynamo import gateway, keys
+from fundportal.dynamo.client import get_client
 from fundportal.dynamo.entities import (
     ENTRY_CLASSES,
     CapitalActivity,
@@ -29,13 +32,55 @@ from fundportal.dynamo.entities import (
     PositionEntry,
     UnfundedCommitment,
 )
-from fundportal.dynamo.errors import BadCursor, Conflict, InvalidId, ItemTooLarge, NotFound, UnprocessedItems
+from fundportal.dynamo.errors import (
+    BadCursor,
+    Conflict,
+    InvalidId,
+    ItemTooLarge,
+    NotFound,
+    RequestRejected,
+    UnprocessedItems,
+)
+from fundportal.dynamo.gateway import MAX_ITEM_BYTES, call
 from fundportal.dynamo.instrumentation import collect
 from fundportal.dynamo.keys import Kind
-from fundportal.dynamo.repository import MAX_ITEM_BYTES, document_items
+from fundportal.dynamo.repositories.documents import DocumentOverview, PositionInDocument, document_items
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
+from fundportal.dynamo.serialization import from_item
 
 RESTATED_ON = date(2025, 10, 5)
+
+
+def amounts(row: PositionInDocument) -> tuple[Decimal | None, ...]:
+    """(capital call, distribution, unfunded commitment) amounts of a position in a document."""
+    return tuple(e.amount if (e := row.get(kind)) is not None else None for kind in keys.POSITION_KINDS)
+
+
+def position(overview: DocumentOverview, position_id: str) -> PositionInDocument:
+    return next(p for p in overview.positions if p.position_id == position_id)
+
+
+def restate(
+    document_id: str,
+    revision: int,
+    changes: dict[str, Any],
+    activity_changes: dict[str, Any] | None = None,
+    user: str = "tester",
+    on: date | None = None,
+) -> Document:
+    """The restatement service, positionally (the tests' shorthand)."""
+    return services.document_restate(
+        document_id=document_id,
+        expected_revision=revision,
+        changes=changes,
+        activity_changes=activity_changes,
+        user=user,
+        on=on,
+    )
+
+
+def create(document: Document, user: str = "tester") -> Document:
+    return services.document_create(document=document, user=user)
 
 
 def raw_item(table: str, pk: str, sk: str) -> dict[str, Any] | None:
@@ -79,7 +124,7 @@ def just_before_next_transaction(action: Callable[[], None]) -> Iterator[list[bo
 
 def test_1_sample_overview_is_exactly_one_query_with_the_seed_figures(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["Query"]) as requests:
-        overview = repo.document_overview("DOC001")
+        overview = repo.overview("DOC001")
     assert requests.records[0].index is None and requests.records[0].items == 10
 
     assert overview.document.title == "Q3 2025 capital account statement"
@@ -87,38 +132,47 @@ def test_1_sample_overview_is_exactly_one_query_with_the_seed_figures(sample, re
     assert [d.version_date for d in overview.document_history] == [date(2025, 9, 1)]
     assert (overview.capital_activity.amount, overview.capital_activity.status) == (Decimal(500000), "Pending")
     assert [(a.amount, a.status) for a in overview.activity_history] == [(Decimal(450000), "Completed")]
-    figures = {
-        p.position_id: (p.capital_call.amount, p.distribution.amount, p.unfunded_commitment.amount)
-        for p in overview.positions
-    }
+    figures = {p.position_id: amounts(p) for p in overview.positions}
     assert figures == {
         "POSITION_1": (Decimal(500000), Decimal(75000), Decimal(1500000)),
         "POSITION_2": (Decimal(300000), Decimal(45000), Decimal(850000)),
     }
-    assert overview.position("POSITION_1").position.investor_id == "INVESTOR_1"
-    totals = overview.totals
-    assert (totals.called, totals.distributed, totals.unfunded) == (Decimal(800000), Decimal(120000), Decimal(2350000))
+    assert position(overview, "POSITION_1").entries[0].position.investor_id == "INVESTOR_1"
     assert all(isinstance(e.amount, Decimal) for p in overview.positions for e in p.entries)
+    # The totals moved to the document page's selector (one Figures per currency).
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        page = document_overview(document_id="DOC001")
+    (totals,) = page.totals
+    assert totals.currency == "USD"
+    assert (totals.called.amount, totals.distributed.amount, totals.unfunded.amount) == (
+        Decimal(800000),
+        Decimal(120000),
+        Decimal(2350000),
+    )
+    assert totals.dpi == Decimal("0.15")
 
 
 def test_1_doc002_overview_has_no_activity_and_partial_positions(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["Query"]):
-        overview = repo.document_overview("DOC002")
+        overview = repo.overview("DOC002")
     assert overview.capital_activity is None and overview.document_history == []
-    pos2 = overview.position("POSITION_2")
-    assert pos2.capital_call.amount == Decimal(400000) and pos2.distribution is None
-    assert overview.totals.called == Decimal(1150000)
+    pos2 = position(overview, "POSITION_2")
+    assert pos2.get(Kind.CAPITAL_CALL).amount == Decimal(400000) and pos2.get(Kind.DISTRIBUTION) is None
+    (totals,) = figures_by_currency(e for p in overview.positions for e in p.entries)
+    assert totals.called.amount == Decimal(1150000)
+    (page_totals,) = document_overview(document_id="DOC002").totals
+    assert page_totals.called.amount == Decimal(1150000) and page_totals.unfunded is None
 
 
 def test_1_missing_document_is_not_found_after_one_query(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["Query"]), pytest.raises(NotFound):
-        repo.document_overview("DOC404")
+        repo.overview("DOC404")
 
 
 def test_consumed_capacity_is_recorded(sample, repo):
     with collect() as requests:
-        repo.document_overview("DOC001")
-        repo.get_document("DOC002")
+        repo.overview("DOC001")
+        repo.get("DOC002")
     if sample.name == "local":  # DynamoDB Local reports capacity like DynamoDB does
         assert all(r.read_units > 0 for r in requests.records), requests.describe()
     assert requests.read_units == sum(r.read_units for r in requests.records)
@@ -131,7 +185,7 @@ def test_2_position_in_document_is_one_batch_get(sample, repo, django_assert_dyn
     with django_assert_dynamodb_requests(1, ["BatchGetItem"]) as requests:
         row = repo.position_in_document("DOC001", "POSITION_1")
     assert requests.records[0].items == 3
-    assert (row.capital_call.amount, row.distribution.amount, row.unfunded_commitment.amount) == (
+    assert amounts(row) == (
         Decimal(500000),
         Decimal(75000),
         Decimal(1500000),
@@ -148,7 +202,7 @@ def test_2_position_in_document_is_one_batch_get(sample, repo, django_assert_dyn
 
 def test_3_one_entry_is_one_get_item(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["GetItem"]):
-        entry = repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_2")
+        entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_2")
     assert isinstance(entry, CapitalCall)
     assert (entry.amount, entry.status, entry.fund_id, entry.investor_id) == (
         Decimal(300000),
@@ -157,7 +211,7 @@ def test_3_one_entry_is_one_get_item(sample, repo, django_assert_dynamodb_reques
         "INVESTOR_2",
     )
     with django_assert_dynamodb_requests(1, ["GetItem"]), pytest.raises(NotFound):
-        repo.get_entry("DOC002", Kind.UNFUNDED_COMMITMENT, "POSITION_1")
+        repo.entry("DOC002", Kind.UNFUNDED_COMMITMENT, "POSITION_1")
 
 
 # --- pattern 4: capital items --------------------------------------------------------------------
@@ -180,13 +234,13 @@ def test_4_capital_items_are_one_begins_with_query(sample, repo, django_assert_d
 
 def test_5_current_document_by_get_item_and_by_entity_index(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["GetItem"]):
-        direct = repo.get_document("DOC001")
+        direct = repo.get("DOC001")
     with django_assert_dynamodb_requests(1, ["Query"]) as requests:
-        via_index = repo.get_document_via_index("DOC001")
+        via_index = repo.get_via_index("DOC001")
     assert requests.records[0].index == ENTITY_INDEX
     assert direct == via_index
     assert direct.latest and direct.as_of_date == date(2025, 9, 30)
-    for lookup in (repo.get_document, repo.get_document_via_index):
+    for lookup in (repo.get, repo.get_via_index):
         with django_assert_dynamodb_requests(1), pytest.raises(NotFound):
             lookup("DOC404")
 
@@ -198,7 +252,7 @@ def test_6_entry_via_entity_index_is_one_query(sample, repo, django_assert_dynam
     with django_assert_dynamodb_requests(1, ["Query"]) as requests:
         entry = repo.entry_via_index(Kind.DISTRIBUTION, "POSITION_1", "DOC002")
     assert requests.records[0].index == ENTITY_INDEX
-    assert entry == repo.get_entry("DOC002", Kind.DISTRIBUTION, "POSITION_1")
+    assert entry == repo.entry("DOC002", Kind.DISTRIBUTION, "POSITION_1")
     assert (entry.amount, entry.status) == (Decimal(120000), "Pending")
     with django_assert_dynamodb_requests(1, ["Query"]), pytest.raises(NotFound):
         repo.entry_via_index(Kind.DISTRIBUTION, "POSITION_2", "DOC002")
@@ -207,21 +261,21 @@ def test_6_entry_via_entity_index_is_one_query(sample, repo, django_assert_dynam
 # --- pattern 7: a position across documents, cursor-paginated -----------------------------------
 
 
-def _all_pages(repo, position_id: str, kind: Kind | None = None, limit: int | None = None):
+def _all_pages(positions, position_id: str, kind: Kind | None = None, limit: int | None = None):
     pages, cursor = [], None
     while True:
-        page = repo.position_page(position_id, kind, cursor, limit=limit)
+        page = positions.page(position_id, kind, cursor, limit=limit)
         pages.append(page)
-        cursor = page.next_cursor
+        cursor = page.next_cursor()
         if not cursor:
             return pages
 
 
-def test_7_position_across_documents_is_one_query_per_page(sample, repo, django_assert_dynamodb_requests):
+def test_7_position_across_documents_is_one_query_per_page(sample, positions, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["Query"]) as requests:
-        page = repo.position_page("POSITION_1")
+        page = positions.page("POSITION_1")
     assert requests.records[0].index == POSITION_INDEX
-    assert page.next_cursor is None
+    assert page.next_cursor() is None and not page.has_next
     assert sorted((e.document_id, e.kind.value, e.amount) for e in page.entries) == [
         ("DOC001", "CAPITAL_CALL", Decimal(500000)),
         ("DOC001", "DISTRIBUTION", Decimal(75000)),
@@ -230,7 +284,7 @@ def test_7_position_across_documents_is_one_query_per_page(sample, repo, django_
         ("DOC002", "DISTRIBUTION", Decimal(120000)),
     ]
     with django_assert_dynamodb_requests(1, ["Query"]):
-        calls = repo.position_page("POSITION_1", Kind.CAPITAL_CALL)
+        calls = positions.page("POSITION_1", Kind.CAPITAL_CALL)
     assert sorted((e.document_id, e.amount) for e in calls.entries) == [
         ("DOC001", Decimal(500000)),
         ("DOC002", Decimal(750000)),
@@ -238,27 +292,28 @@ def test_7_position_across_documents_is_one_query_per_page(sample, repo, django_
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3])
-def test_7_small_pages_return_every_item_exactly_once(sample, repo, limit):
-    expected = sorted((e.document_id, e.kind) for e in repo.position_page("POSITION_1").entries)
+def test_7_small_pages_return_every_item_exactly_once(sample, positions, limit):
+    expected = sorted((e.document_id, e.kind) for e in positions.page("POSITION_1").entries)
     with collect() as requests:
-        pages = _all_pages(repo, "POSITION_1", limit=limit)
+        pages = _all_pages(positions, "POSITION_1", limit=limit)
     assert requests.count == len(pages) and set(requests.operations) == {"Query"}
     assert all(len(p.entries) <= limit for p in pages)
     seen = [(e.document_id, e.kind) for p in pages for e in p.entries]
     assert sorted(seen) == expected and len(seen) == len(set(seen)) == 5
 
 
-def test_7_kind_filter_pages_only_that_kind(sample, repo):
-    pages = _all_pages(repo, "POSITION_1", Kind.DISTRIBUTION, limit=1)
+def test_7_kind_filter_pages_only_that_kind(sample, positions):
+    pages = _all_pages(positions, "POSITION_1", Kind.DISTRIBUTION, limit=1)
     entries = [e for p in pages for e in p.entries]
     assert sorted(e.document_id for e in entries) == ["DOC001", "DOC002"]
     assert {e.kind for e in entries} == {Kind.DISTRIBUTION}
 
 
-def test_7_cursor_carries_its_extra_values(sample, repo):
-    first = repo.position_page("POSITION_1", limit=2, carry={"called": "500000"})
-    second = repo.position_page("POSITION_1", cursor=first.next_cursor, limit=2)
-    assert second.extra == {"called": "500000"}
+def test_7_cursor_carries_its_extra_values(sample, positions):
+    first = positions.page("POSITION_1", limit=2)
+    assert first.carried == {} and first.has_next
+    second = positions.page("POSITION_1", cursor=first.next_cursor({"called": "500000"}), limit=2)
+    assert second.carried == {"called": "500000"}
 
 
 def _tampered(cursor: str) -> str:
@@ -266,9 +321,11 @@ def _tampered(cursor: str) -> str:
     return cursor[:5] + flip + cursor[6:]
 
 
-def test_7_tampered_or_foreign_cursors_are_refused_before_any_request(sample, repo, django_assert_dynamodb_requests):
-    cursor = repo.position_page("POSITION_1", limit=1).next_cursor
-    kind_cursor = repo.position_page("POSITION_1", Kind.CAPITAL_CALL, limit=1).next_cursor
+def test_7_tampered_or_foreign_cursors_are_refused_before_any_request(
+    sample, positions, django_assert_dynamodb_requests
+):
+    cursor = positions.page("POSITION_1", limit=1).next_cursor()
+    kind_cursor = positions.page("POSITION_1", Kind.CAPITAL_CALL, limit=1).next_cursor()
     assert cursor and kind_cursor
     refused = [
         ("POSITION_1", None, _tampered(cursor)),
@@ -281,10 +338,10 @@ def test_7_tampered_or_foreign_cursors_are_refused_before_any_request(sample, re
     ]
     for position_id, kind, bad in refused:
         with django_assert_dynamodb_requests(0), pytest.raises(BadCursor):
-            repo.position_page(position_id, kind, bad, limit=1)
+            positions.page(position_id, kind, bad, limit=1)
     # the genuine cursors still work
-    assert repo.position_page("POSITION_1", None, cursor, limit=1).entries
-    assert repo.position_page("POSITION_1", Kind.CAPITAL_CALL, kind_cursor, limit=1).entries
+    assert positions.page("POSITION_1", None, cursor, limit=1).entries
+    assert positions.page("POSITION_1", Kind.CAPITAL_CALL, kind_cursor, limit=1).entries
 
 
 # --- pattern 8: versions in a date range ---------------------------------------------------------
@@ -292,34 +349,34 @@ def test_7_tampered_or_foreign_cursors_are_refused_before_any_request(sample, re
 
 def test_8_versions_in_a_date_range_are_one_query(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["Query"]) as requests:
-        versions = repo.document_versions("DOC001", date(2025, 8, 1), date(2025, 9, 30))
+        versions = repo.versions("DOC001", date(2025, 8, 1), date(2025, 9, 30))
     assert "BETWEEN" in requests.records[0].key_condition
     assert [(v.version_date, v.latest, v.status) for v in versions] == [(date(2025, 9, 1), False, "Historical")]
-    assert repo.document_versions("DOC001", date(2025, 9, 2), None) == []
-    assert len(repo.document_versions("DOC001", None, date(2025, 9, 1))) == 1
-    activity = repo.document_versions("DOC001", None, None, kind=Kind.CAPITAL_ACTIVITY)
+    assert repo.versions("DOC001", date(2025, 9, 2), None) == []
+    assert len(repo.versions("DOC001", None, date(2025, 9, 1))) == 1
+    activity = repo.versions("DOC001", None, None, kind=Kind.CAPITAL_ACTIVITY)
     assert [(a.version_date, a.amount) for a in activity] == [(date(2025, 8, 15), Decimal(450000))]
 
 
 def test_8_two_same_day_restatements_both_survive_and_a_range_finds_them(sample, repo, django_assert_dynamodb_requests):
-    first = repo.restate("DOC001", 2, {"title": "Restated once"}, {"amount": Decimal(510000)}, "ana", on=RESTATED_ON)
-    second = repo.restate("DOC001", 3, {"title": "Restated twice"}, {"amount": Decimal(520000)}, "ben", on=RESTATED_ON)
+    first = restate("DOC001", 2, {"title": "Restated once"}, {"amount": Decimal(510000)}, "ana", on=RESTATED_ON)
+    second = restate("DOC001", 3, {"title": "Restated twice"}, {"amount": Decimal(520000)}, "ben", on=RESTATED_ON)
     assert (first.revision, second.revision) == (3, 4)
 
     with django_assert_dynamodb_requests(1, ["Query"]):
-        same_day = repo.document_versions("DOC001", RESTATED_ON, RESTATED_ON)
+        same_day = repo.versions("DOC001", RESTATED_ON, RESTATED_ON)
     assert [(v.version_date, v.version_revision, v.title) for v in same_day] == [
         (RESTATED_ON, 3, "Restated once"),
         (RESTATED_ON, 2, "Q3 2025 capital account statement"),
     ]
-    activity = repo.document_versions("DOC001", RESTATED_ON, RESTATED_ON, kind=Kind.CAPITAL_ACTIVITY)
+    activity = repo.versions("DOC001", RESTATED_ON, RESTATED_ON, kind=Kind.CAPITAL_ACTIVITY)
     assert sorted(a.amount for a in activity) == [Decimal(500000), Decimal(510000)]
 
     with django_assert_dynamodb_requests(1, ["Query"]):
         current, history = repo.all_versions("DOC001")
     assert (current.title, current.revision) == ("Restated twice", 4)
     assert len(history) == 3 and history[-1].version_date == date(2025, 9, 1)
-    overview = repo.document_overview("DOC001")
+    overview = repo.overview("DOC001")
     assert overview.capital_activity.amount == Decimal(520000)
     assert len(overview.document_history) == 3 and len(overview.activity_history) == 3
 
@@ -329,25 +386,25 @@ def test_8_two_same_day_restatements_both_survive_and_a_range_finds_them(sample,
 
 def test_9_documents_by_month_are_one_query_on_the_sparse_index(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(1, ["Query"]) as requests:
-        september = repo.documents_in_month(2025, 9)
+        september = repo.in_month(2025, 9)
     assert requests.records[0].index == MONTH_INDEX
     assert [(d.document_id, d.as_of_date, d.revision) for d in september] == [("DOC001", date(2025, 9, 30), 2)]
-    assert [d.document_id for d in repo.documents_in_month(2025, 12)] == ["DOC002"]
-    assert repo.documents_in_month(2025, 10) == []
+    assert [d.document_id for d in repo.in_month(2025, 12)] == ["DOC002"]
+    assert repo.in_month(2025, 10) == []
     assert repo.months() == ["2025-12", "2025-09"]
 
 
 def test_9_month_index_holds_only_current_documents(sample, repo):
-    repo.restate("DOC001", 2, {"title": "Restated"}, user="ana", on=RESTATED_ON)
-    september = repo.documents_in_month(2025, 9)
+    restate("DOC001", 2, {"title": "Restated"}, user="ana", on=RESTATED_ON)
+    september = repo.in_month(2025, 9)
     assert [(d.document_id, d.title, d.revision) for d in september] == [("DOC001", "Restated", 3)]
 
 
 def test_9_newest_first_within_a_month(repo):
     for day, document_id in ((3, "M_A"), (20, "M_B"), (11, "M_C")):
-        repo.create_document(Document(document_id=document_id, title=document_id, as_of_date=date(2025, 5, day)))
-    assert [d.document_id for d in repo.documents_in_month(2025, 5)] == ["M_B", "M_C", "M_A"]
-    assert [d.document_id for d in repo.documents_in_month(2025, 5, newest_first=False)] == ["M_A", "M_C", "M_B"]
+        create(Document(document_id=document_id, title=document_id, as_of_date=date(2025, 5, day)))
+    assert [d.document_id for d in repo.in_month(2025, 5)] == ["M_B", "M_C", "M_A"]
+    assert [d.document_id for d in repo.in_month(2025, 5, newest_first=False)] == ["M_A", "M_C", "M_B"]
 
 
 # --- pattern 10: restatement ---------------------------------------------------------------------
@@ -355,7 +412,7 @@ def test_9_newest_first_within_a_month(repo):
 
 def test_10_restatement_is_one_transaction(sample, repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
-        restated = repo.restate("DOC001", 2, {"status": "Final"}, {"status": "Completed"}, "ana", on=RESTATED_ON)
+        restated = restate("DOC001", 2, {"status": "Final"}, {"status": "Completed"}, "ana", on=RESTATED_ON)
     assert (restated.revision, restated.status, restated.updated_by) == (3, "Final", "ana")
     archived_sk = keys.historical_sk(Kind.DOCUMENT, RESTATED_ON, 2)
     archived = raw_item(sample.table, "DOC001", archived_sk)
@@ -372,32 +429,31 @@ def test_10_restatement_is_one_transaction(sample, repo, django_assert_dynamodb_
 def test_10_stale_revision_is_a_conflict_naming_the_current_revision_and_who(
     sample, repo, django_assert_dynamodb_requests
 ):
-    repo.restate("DOC001", 2, {"title": "Ana's"}, user="ana", on=RESTATED_ON)
+    restate("DOC001", 2, {"title": "Ana's"}, user="ana", on=RESTATED_ON)
     with django_assert_dynamodb_requests(1, ["BatchGetItem"]), pytest.raises(Conflict) as raised:
-        repo.restate("DOC001", 2, {"title": "Ben's"}, user="ben", on=RESTATED_ON)
+        restate("DOC001", 2, {"title": "Ben's"}, user="ben", on=RESTATED_ON)
     conflict = raised.value
     assert (conflict.expected_revision, conflict.current_revision, conflict.updated_by) == (2, 3, "ana")
     assert "ana" in conflict.user_message and "revision 3" in conflict.user_message
-    assert repo.get_document("DOC001").title == "Ana's"
+    assert repo.get("DOC001").title == "Ana's"
 
 
 def test_10_a_write_landing_between_read_and_commit_is_caught_by_the_transaction(sample, repo):
     """Ben reads revision 2; Ana's restatement commits before Ben's transaction is sent. The
     Revision condition cancels Ben's whole transaction: no archive, no audit, no lost update."""
-    competitor = repository.FundRepository(sample.table)
     with (
         just_before_next_transaction(
-            lambda: competitor.restate("DOC001", 2, {"title": "Ana's"}, user="ana", on=RESTATED_ON)
+            lambda: restate("DOC001", 2, {"title": "Ana's"}, user="ana", on=RESTATED_ON)
         ) as fired,
         pytest.raises(Conflict) as raised,
     ):
-        repo.restate("DOC001", 2, {"title": "Ben's"}, {"amount": Decimal(1)}, user="ben", on=RESTATED_ON)
+        restate("DOC001", 2, {"title": "Ben's"}, {"amount": Decimal(1)}, user="ben", on=RESTATED_ON)
     assert fired
     assert (raised.value.current_revision, raised.value.updated_by) == (3, "ana")
     current, history = repo.all_versions("DOC001")
     assert (current.title, current.revision) == ("Ana's", 3)
     assert len(history) == 2  # the seed's version and Ana's archive, nothing from Ben
-    assert repo.document_overview("DOC001").capital_activity.amount == Decimal(500000)
+    assert repo.overview("DOC001").capital_activity.amount == Decimal(500000)
     assert [a.user for a in repo.audit_trail("DOC001")] == ["ana"]
 
 
@@ -417,7 +473,7 @@ def _new_call(document_id: str = "DOC002", position_id: str = "POSITION_3", **ch
 
 
 def test_11_entry_write_recomputes_index_keys_and_takes_the_documents_date(sample, repo):
-    written = repo.put_entry(_new_call(), user="ana")
+    written = services.entry_put(entry=_new_call(), user="ana")
     item = raw_item(sample.table, "DOC002", keys.entry_sk(Kind.CAPITAL_CALL, "POSITION_3"))
     assert (item["GSI_PK"], item["GSI_SK"]) == keys.entity_index_keys(Kind.CAPITAL_CALL, "DOC002", "POSITION_3")
     assert (item["GSI2_PK"], item["GSI2_SK"]) == keys.position_index_keys(Kind.CAPITAL_CALL, "POSITION_3", "DOC002")
@@ -426,14 +482,14 @@ def test_11_entry_write_recomputes_index_keys_and_takes_the_documents_date(sampl
     assert item["UpdatedBy"] == "ana"
     # ...so every index finds it at once
     assert repo.entry_via_index(Kind.CAPITAL_CALL, "POSITION_3", "DOC002").amount == Decimal("125000.50")
-    assert [e.document_id for e in repo.position_page("POSITION_3").entries] == ["DOC002"]
+    assert [e.document_id for e in sample.positions.page("POSITION_3").entries] == ["DOC002"]
     assert repo.audit_trail("DOC002")[0].action == "create"
 
 
 def test_11_changing_an_entry_keeps_one_item_and_audits_the_change(sample, repo):
-    before = repo.get_entry("DOC001", Kind.DISTRIBUTION, "POSITION_2")
-    repo.put_entry(replace(before, amount=Decimal(46000)), user="ben")
-    assert repo.get_entry("DOC001", Kind.DISTRIBUTION, "POSITION_2").amount == Decimal(46000)
+    before = repo.entry("DOC001", Kind.DISTRIBUTION, "POSITION_2")
+    services.entry_put(entry=replace(before, amount=Decimal(46000)), user="ben")
+    assert repo.entry("DOC001", Kind.DISTRIBUTION, "POSITION_2").amount == Decimal(46000)
     assert repo.count_partition("DOC001") == 10
     entry = repo.audit_trail("DOC001")[0]
     assert (entry.action, entry.user, entry.changes["amount"]) == ("update", "ben", [Decimal(45000), Decimal(46000)])
@@ -442,7 +498,7 @@ def test_11_changing_an_entry_keeps_one_item_and_audits_the_change(sample, repo)
 def test_11_entry_for_a_missing_document_is_not_found_and_writes_nothing(sample, repo, django_assert_dynamodb_requests):
     before = len(table_items(sample.table))
     with collect() as requests, pytest.raises(NotFound):
-        repo.put_entry(_new_call(document_id="DOC404"), user="ana")
+        services.entry_put(entry=_new_call(document_id="DOC404"), user="ana")
     assert "TransactWriteItems" not in requests.operations and "BatchWriteItem" not in requests.operations
     assert len(table_items(sample.table)) == before
     assert repo.audit_trail("DOC404") == []
@@ -456,7 +512,7 @@ def test_11_document_deleted_before_the_entry_commits_writes_nothing(sample, rep
         call("DeleteItem", TableName=sample.table, Key=key)
 
     with just_before_next_transaction(delete_document) as fired, pytest.raises(NotFound):
-        repo.put_entry(_new_call(), user="ana")
+        services.entry_put(entry=_new_call(), user="ana")
     assert fired
     assert raw_item(sample.table, "DOC002", keys.entry_sk(Kind.CAPITAL_CALL, "POSITION_3")) is None
     assert repo.audit_trail("DOC002") == []
@@ -495,14 +551,14 @@ def test_12_bulk_load_writes_25_items_a_request(backend, repo, workers):
     assert written == 63
     assert requests.operations == ["BatchWriteItem"] * 3  # 25 + 25 + 13
     assert repo.count_partition("BULK01") == 62
-    assert len(repo.document_overview("BULK01").positions) == 20
+    assert len(repo.overview("BULK01").positions) == 20
 
 
 def _leave_unprocessed(monkeypatch, how_many: Callable[[int], int]) -> list[int]:
     """Wrap the data layer's `call` so each BatchWriteItem really writes all but the last
     `how_many(n)` items of its n-th request and hands those back as UnprocessedItems, the way
     DynamoDB does under throttling. Returns the sizes of the requests sent."""
-    real_call = repository.call
+    real_call = gateway.call
     sent: list[int] = []
 
     def call_leaving_some_unprocessed(operation: str, **params: Any) -> dict:
@@ -517,13 +573,13 @@ def _leave_unprocessed(monkeypatch, how_many: Callable[[int], int]) -> list[int]
             response["UnprocessedItems"] = {table: left}
         return response
 
-    monkeypatch.setattr(repository, "call", call_leaving_some_unprocessed)
+    monkeypatch.setattr(gateway, "call", call_leaving_some_unprocessed)
     return sent
 
 
 def _record_backoff(monkeypatch) -> list[int]:
     attempts: list[int] = []
-    monkeypatch.setattr(repository, "_backoff", attempts.append)  # same retries, no sleeping in tests
+    monkeypatch.setattr(gateway, "backoff", attempts.append)  # same retries, no sleeping in tests
     return attempts
 
 
@@ -541,8 +597,9 @@ def test_12_persistently_unprocessed_items_raise_and_are_never_dropped_silently(
     items = _entries("BULK03", 3)  # 12 items: one request
     sent = _leave_unprocessed(monkeypatch, lambda n: 2)
     attempts = _record_backoff(monkeypatch)
+    monkeypatch.setattr(gateway, "BATCH_ATTEMPTS", 4)
     with pytest.raises(UnprocessedItems) as raised:
-        repo.bulk_load(items, workers=1, max_attempts=4)
+        repo.bulk_load(items, workers=1)
     assert raised.value.count == 2
     assert "2 items were still unprocessed" in raised.value.user_message
     assert sent == [12, 2, 2, 2] and attempts == [0, 1, 2]  # no pointless sleep after the last try
@@ -552,9 +609,9 @@ def test_12_persistently_unprocessed_items_raise_and_are_never_dropped_silently(
 
 def test_backoff_is_capped_full_jitter(monkeypatch):
     slept: list[float] = []
-    monkeypatch.setattr(repository.time, "sleep", slept.append)
+    monkeypatch.setattr(gateway.time, "sleep", slept.append)
     for attempt in range(12):
-        repository._backoff(attempt, base=0.05, cap=2.0)
+        gateway.backoff(attempt, base=0.05, cap=2.0)
     assert all(0 <= s <= min(2.0, 0.05 * 2**a) for a, s in enumerate(slept))
     assert len(slept) == 12
 
@@ -567,16 +624,17 @@ PAD = "x" * 1150  # ~1.5 KB an entry: 1,200 entries ~ 1.8 MB, so the partition n
 
 def test_large_document_is_two_queries_and_every_item(backend, repo, django_assert_dynamodb_requests):
     items = _entries("LARGE1", LARGE_POSITIONS, Notes=PAD)
-    total = sum(repository._item_size(i) for i in items)
-    assert 1_500_000 < total < 2_000_000 and max(repository._item_size(i) for i in items) < MAX_ITEM_BYTES
+    total = sum(gateway.item_size(i) for i in items)
+    assert 1_500_000 < total < 2_000_000 and max(gateway.item_size(i) for i in items) < MAX_ITEM_BYTES
     repo.bulk_load(items, workers=backend.workers(4))
 
     with django_assert_dynamodb_requests(2, ["Query", "Query"]) as requests:
-        overview = repo.document_overview("LARGE1")
+        overview = repo.overview("LARGE1")
     assert sum(r.items for r in requests.records) == 2 + 3 * LARGE_POSITIONS
     assert len(overview.positions) == LARGE_POSITIONS
     assert all(len(p.entries) == 3 for p in overview.positions)
-    assert overview.totals.called == sum(Decimal(1000 * (n + 1)) for n in range(LARGE_POSITIONS))
+    (totals,) = figures_by_currency(e for p in overview.positions for e in p.entries)
+    assert totals.called.amount == sum(Decimal(1000 * (n + 1)) for n in range(LARGE_POSITIONS))
     if backend.name == "local":  # moto reports a flat 1 unit a Query, whatever it reads
         assert requests.read_units > 100  # ~1.8 MB: 0.5 unit per 4 KB, eventually consistent
 
@@ -587,9 +645,9 @@ def test_item_over_400_kb_is_refused_before_any_request(repo, django_assert_dyna
         repo.bulk_load([{**_entries("HUGE01", 1)[2], "Notes": huge}], workers=1)
     assert "DynamoDB accepts at most 409,600 bytes" in raised.value.user_message
     with django_assert_dynamodb_requests(0), pytest.raises(ItemTooLarge):
-        repo.create_document(Document(document_id="HUGE02", title=huge, as_of_date=date(2025, 1, 31)))
+        create(Document(document_id="HUGE02", title=huge, as_of_date=date(2025, 1, 31)))
     with django_assert_dynamodb_requests(0), pytest.raises(ItemTooLarge):
-        repo.put_entry(_new_call(document_id="HUGE03", status=huge))
+        services.entry_put(entry=_new_call(document_id="HUGE03", status=huge), user="ana")
 
 
 # --- invalid ids never reach DynamoDB ------------------------------------------------------------
@@ -598,24 +656,25 @@ BAD_IDS = ["", "A" * 65, "DOC#001", "DOC 001", "DOC\u00e9", None]
 
 
 @pytest.mark.parametrize("bad", BAD_IDS, ids=repr)
-def test_invalid_ids_are_refused_before_any_request(repo, bad, django_assert_dynamodb_requests):
+def test_invalid_ids_are_refused_before_any_request(repo, positions, bad, django_assert_dynamodb_requests):
     lookups = [
-        lambda: repo.document_overview(bad),
+        lambda: repo.overview(bad),
         lambda: repo.position_in_document("DOC001", bad),
         lambda: repo.position_in_document(bad, "POSITION_1"),
-        lambda: repo.get_entry(bad, Kind.CAPITAL_CALL, "POSITION_1"),
-        lambda: repo.get_entry("DOC001", Kind.CAPITAL_CALL, bad),
+        lambda: repo.entry(bad, Kind.CAPITAL_CALL, "POSITION_1"),
+        lambda: repo.entry("DOC001", Kind.CAPITAL_CALL, bad),
         lambda: repo.capital_items(bad),
-        lambda: repo.get_document(bad),
-        lambda: repo.get_document_via_index(bad),
+        lambda: repo.get(bad),
+        lambda: repo.get_via_index(bad),
         lambda: repo.entry_via_index(Kind.DISTRIBUTION, bad, "DOC001"),
         lambda: repo.entry_via_index(Kind.DISTRIBUTION, "POSITION_1", bad),
-        lambda: repo.position_page(bad),
-        lambda: repo.document_versions(bad),
+        lambda: positions.page(bad),
+        lambda: repo.versions(bad),
         lambda: repo.all_versions(bad),
         lambda: repo.audit_trail(bad),
-        lambda: repo.restate(bad, 1, {"title": "x"}),
-        lambda: repo.create_document(Document(document_id=bad, title="x")),
+        lambda: restate(bad, 1, {"title": "x"}),
+        lambda: services.entry_remove(document_id=bad, kind=Kind.CAPITAL_CALL, position_id="POSITION_1", user="u"),
+        lambda: create(Document(document_id=bad, title="x")),
     ]
     for lookup in lookups:
         with django_assert_dynamodb_requests(0), pytest.raises(InvalidId):
@@ -624,7 +683,7 @@ def test_invalid_ids_are_refused_before_any_request(repo, bad, django_assert_dyn
 
 def test_invalid_ids_in_entities_are_refused_before_any_request(repo, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(0), pytest.raises(InvalidId):
-        repo.put_entry(_new_call(position_id="POS#1"))
+        services.entry_put(entry=_new_call(position_id="POS#1"), user="ana")
     with django_assert_dynamodb_requests(0), pytest.raises(InvalidId):
         repo.bulk_load([PositionEntry.to_item(_new_call(position_id="bad id"))])
 
@@ -638,7 +697,7 @@ def test_reads_from_several_threads_use_one_table(sample, repo):
     lock = threading.Lock()
 
     def read() -> None:
-        amount = repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount
+        amount = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount
         with lock:
             results.append(amount)
 
@@ -652,11 +711,13 @@ def test_reads_from_several_threads_use_one_table(sample, repo):
 
 def test_server_side_validation_still_reaches_the_caller_as_a_typed_error(backend):
     """botocore's client-side parameter validation is off (bulk-load speed); a malformed
-    request is still refused, by DynamoDB, and surfaces as a ClientError inside the layer."""
+    request is still refused, by DynamoDB, and surfaces as a typed RequestRejected (never a
+    botocore ClientError) carrying DynamoDB's error code."""
     from botocore.exceptions import ClientError
 
-    from fundportal.dynamo.client import call
-
-    with pytest.raises(ClientError) as refused:
+    with collect() as requests, pytest.raises(RequestRejected) as refused:
         call("GetItem", TableName=backend.table, Key={"PK": {"S": "DOC001"}})  # SK missing
-    assert refused.value.response["Error"]["Code"] == "ValidationException"
+    assert refused.value.code == "ValidationException"
+    assert not isinstance(refused.value, ClientError)
+    assert isinstance(refused.value.__cause__, ClientError)  # the original, for the logs
+    assert requests.operations == ["GetItem"]  # a refused request is still counted

@@ -7,7 +7,8 @@ from decimal import Decimal
 
 from django.core.management import call_command
 
-from fundportal.dynamo.client import call, from_item
+from fundportal.dynamo.gateway import call
+from fundportal.dynamo.serialization import from_item
 
 # The seed article's table (seeds/000_*.txt, "The Single Table Structure").
 SEED_TABLE = [

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from botocore.awsrequest import AWSResponse
 
-from fundportal.dynamo import repository
+from documents import services
+from fundportal.dynamo import gateway
 from fundportal.dynamo.client import get_client
 from fundportal.dynamo.errors import Conflict, DataLayerError
 from fundportal.dynamo.keys import Kind
@@ -34,7 +35,7 @@ TRIES_PER_RESTATEMENT = 15  # re-read and retry on Conflict, at most this often
 def test_eight_threads_restating_one_document_lose_nothing(local_sample):
     repo = local_sample.repository
     initial, initial_history = repo.all_versions("DOC001")
-    initial_activity_history = len(repo.document_overview("DOC001").activity_history)
+    initial_activity_history = len(repo.overview("DOC001").activity_history)
     start = threading.Barrier(THREADS)
     lock = threading.Lock()
     acknowledged: list[tuple[int, str]] = []  # (new revision, title) of every successful restate
@@ -46,13 +47,13 @@ def test_eight_threads_restating_one_document_lose_nothing(local_sample):
         for n in range(RESTATEMENTS_PER_THREAD):
             title = f"thread {thread} restatement {n}"
             for _ in range(TRIES_PER_RESTATEMENT):
-                current = repo.get_document("DOC001", consistent=True)
+                current = repo.get("DOC001", consistent=True)
                 try:
-                    restated = repo.restate(
-                        "DOC001",
-                        current.revision,
-                        {"title": title},
-                        {"amount": Decimal(1000 * thread + n)},
+                    restated = services.document_restate(
+                        document_id="DOC001",
+                        expected_revision=current.revision,
+                        changes={"title": title},
+                        activity_changes={"amount": Decimal(1000 * thread + n)},
                         user=f"analyst{thread}",
                     )
                 except Conflict:
@@ -80,7 +81,7 @@ def test_eight_threads_restating_one_document_lose_nothing(local_sample):
     titles = dict(acknowledged)
     assert final.title == titles[final.revision]
     assert all(v.title == titles.get(v.revision, initial.title) for v in new_versions)
-    overview = repo.document_overview("DOC001")
+    overview = repo.overview("DOC001")
     assert len(overview.activity_history) == initial_activity_history + len(acknowledged)
     assert overview.capital_activity.revision == final.revision
     # the audit trail has one restatement per acknowledged write
@@ -130,7 +131,7 @@ def transaction_conflicts(first_attempts: int) -> Iterator[list[str]]:
 @pytest.fixture
 def no_sleep(monkeypatch) -> list[int]:
     attempts: list[int] = []
-    monkeypatch.setattr(repository, "_backoff", attempts.append)
+    monkeypatch.setattr(gateway, "backoff", attempts.append)
     return attempts
 
 
@@ -138,7 +139,9 @@ def test_restatement_retries_a_transaction_conflict_with_the_same_token(local_sa
     repo = local_sample.repository
     _, history_before = repo.all_versions("DOC001")
     with transaction_conflicts(first_attempts=2) as tokens:
-        restated = repo.restate("DOC001", 2, {"title": "After two conflicts"}, user="ana")
+        restated = services.document_restate(
+            document_id="DOC001", expected_revision=2, changes={"title": "After two conflicts"}, user="ana"
+        )
     assert len(tokens) == 3 and len(set(tokens)) == 1  # three attempts, one token
     assert no_sleep == [0, 1]
     current, history = repo.all_versions("DOC001")
@@ -150,18 +153,20 @@ def test_restatement_retries_a_transaction_conflict_with_the_same_token(local_sa
 
 def test_entry_write_retries_a_transaction_conflict_with_the_same_token(local_sample, no_sleep):
     repo = local_sample.repository
-    entry = repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
+    entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
     with transaction_conflicts(first_attempts=1) as tokens:
-        repo.put_entry(replace(entry, amount=Decimal(525000)), user="ben")
+        services.entry_put(entry=replace(entry, amount=Decimal(525000)), user="ben")
     assert len(tokens) == 2 and len(set(tokens)) == 1
-    assert repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(525000)
+    assert repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(525000)
     assert [a.token for a in repo.audit_trail("DOC001")] == [tokens[0]]
 
 
 def test_persistent_transaction_conflict_gives_up_with_a_typed_error_and_writes_nothing(local_sample, no_sleep):
     repo = local_sample.repository
     with transaction_conflicts(first_attempts=100) as tokens, pytest.raises(DataLayerError):
-        repo.restate("DOC001", 2, {"title": "Never lands"}, user="ana")
-    assert len(tokens) == repository.TRANSACTION_CONFLICT_RETRIES + 1 and len(set(tokens)) == 1
-    assert repo.get_document("DOC001", consistent=True).revision == 2
+        services.document_restate(
+            document_id="DOC001", expected_revision=2, changes={"title": "Never lands"}, user="ana"
+        )
+    assert len(tokens) == gateway.TRANSACTION_CONFLICT_RETRIES + 1 and len(set(tokens)) == 1
+    assert repo.get("DOC001", consistent=True).revision == 2
     assert repo.audit_trail("DOC001") == []

@@ -1,7 +1,7 @@
 """Fault injection through botocore's event hooks (see faults.py), on DynamoDB Local.
 
 The retry policy is pinned: botocore retry mode "standard" with settings.DYNAMODB_MAX_ATTEMPTS
-attempts in all. TransactionConflict is never retried by botocore; the repository retries it
+attempts in all. TransactionConflict is never retried by botocore; the table gateway retries it
 with the same ClientRequestToken. A write whose reply is lost may have landed: retrying it must
 neither apply it twice nor report a conflict with itself.
 """
@@ -15,10 +15,21 @@ import pytest
 from botocore.exceptions import ClientError
 from botocore.retries import standard
 
-from fundportal.dynamo import Conflict, FundRepository, StoreUnavailable
-from fundportal.dynamo.client import call, reset_clients
+from documents import services
+from fundportal.dynamo import Conflict, StoreUnavailable
+from fundportal.dynamo.client import reset_clients
+from fundportal.dynamo.errors import IdempotencyMismatch
+from fundportal.dynamo.gateway import call
 from fundportal.dynamo.keys import Kind
-from tests.reliability.faults import Attempt, inject, internal_error, landed_then_timed_out, throttled, transaction_conflict
+from fundportal.dynamo.repositories import DocumentRepository
+from tests.reliability.faults import (
+    Attempt,
+    inject,
+    internal_error,
+    landed_then_timed_out,
+    throttled,
+    transaction_conflict,
+)
 
 pytestmark = pytest.mark.local_only
 
@@ -53,7 +64,7 @@ def first(n, fault):
 )
 def test_throttling_and_5xx_retried_per_policy_then_unavailable(local_sample, reply, reason):
     with inject(always(reply), {"GetItem"}) as faults, pytest.raises(StoreUnavailable) as raised:
-        FundRepository().get_document("DOC001")
+        DocumentRepository().get("DOC001")
     assert faults.count == 4  # settings.DYNAMODB_MAX_ATTEMPTS, no more, no fewer
     assert raised.value.reason == reason
 
@@ -61,13 +72,13 @@ def test_throttling_and_5xx_retried_per_policy_then_unavailable(local_sample, re
 def test_attempts_follow_the_setting(local_sample, settings):
     settings.DYNAMODB_MAX_ATTEMPTS = 2
     with inject(always(throttled), {"Query"}) as faults, pytest.raises(StoreUnavailable):
-        FundRepository().document_overview("DOC001")
+        DocumentRepository().overview("DOC001")
     assert faults.count == 2
 
 
 def test_transient_throttling_is_absorbed_by_retries(local_sample):
     with inject(first(3, lambda a: throttled()), {"GetItem"}) as faults:
-        document = FundRepository().get_document("DOC001")
+        document = DocumentRepository().get("DOC001")
     assert document.revision == 2
     assert faults.count == 4  # three throttled attempts, the fourth answered
 
@@ -85,9 +96,11 @@ def test_pages_answer_503_naming_the_problem_when_throttled(local_sample, analys
 
 
 def test_transaction_conflict_retried_with_the_same_token(local_sample):
-    repository = FundRepository()
+    repository = DocumentRepository()
     with inject(first(2, lambda a: transaction_conflict()), {"TransactWriteItems"}) as faults:
-        document = repository.restate("DOC001", 2, {"title": "Restated after conflicts"}, user="ana")
+        document = services.document_restate(
+            document_id="DOC001", expected_revision=2, changes={"title": "Restated after conflicts"}, user="ana"
+        )
     assert document.revision == 3
     # botocore does not retry a cancelled transaction: 2 conflicts + 1 success = 3 attempts.
     assert faults.count == 3
@@ -99,9 +112,11 @@ def test_transaction_conflict_retried_with_the_same_token(local_sample):
 
 def test_restatement_whose_reply_was_lost_applies_once(local_sample):
     """The first attempt lands but times out; botocore resends the same token: no double apply."""
-    repository = FundRepository()
+    repository = DocumentRepository()
     with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}) as faults:
-        document = repository.restate("DOC001", 2, {"title": "Landed once"}, user="ana")
+        document = services.document_restate(
+            document_id="DOC001", expected_revision=2, changes={"title": "Landed once"}, user="ana"
+        )
     assert faults.count == 2
     assert document.revision == 3
     current, history = repository.all_versions("DOC001")
@@ -116,40 +131,44 @@ def test_restatement_retried_by_the_caller_with_its_token_is_not_a_false_conflic
     with the same token: that is success, not "someone else changed it"."""
     settings.DYNAMODB_MAX_ATTEMPTS = 1
     reset_clients()
-    repository = FundRepository()
+    repository = DocumentRepository()
+
+    def restate(**kwargs):
+        return services.document_restate(document_id="DOC001", expected_revision=2, **kwargs)
+
     with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}), pytest.raises(StoreUnavailable):
-        repository.restate("DOC001", 2, {"title": "Lost reply"}, user="ana", token="tok-restate-1")
-    document = repository.restate("DOC001", 2, {"title": "Lost reply"}, user="ana", token="tok-restate-1")
+        restate(changes={"title": "Lost reply"}, user="ana", token="tok-restate-1")
+    document = restate(changes={"title": "Lost reply"}, user="ana", token="tok-restate-1")
     assert (document.revision, document.title) == (3, "Lost reply")
     current, history = repository.all_versions("DOC001")
     assert current.revision == 3
     assert [d.revision for d in history] == [2, 1]
     # A different restatement from the same stale revision is still a real conflict.
     with pytest.raises(Conflict):
-        repository.restate("DOC001", 2, {"title": "Someone else"}, user="bob", token="tok-restate-2")
+        restate(changes={"title": "Someone else"}, user="bob", token="tok-restate-2")
 
 
 def test_entry_write_whose_reply_was_lost_applies_once(local_sample):
-    repository = FundRepository()
-    entry = repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
+    repository = DocumentRepository()
+    entry = repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
     with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}) as faults:
-        repository.put_entry(replace(entry, amount=Decimal("812345.50")), user="ana")
+        services.entry_put(entry=replace(entry, amount=Decimal("812345.50")), user="ana")
     assert faults.count == 2
-    assert repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("812345.50")
+    assert repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("812345.50")
     assert len([e for e in repository.audit_trail("DOC002") if e.action == "update"]) == 1
 
 
 def test_entry_write_retried_by_the_caller_with_its_token_applies_once(local_sample, settings):
     settings.DYNAMODB_MAX_ATTEMPTS = 1
     reset_clients()
-    repository = FundRepository()
-    entry = repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
+    repository = DocumentRepository()
+    entry = repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
     changed = replace(entry, amount=Decimal("900000"))
     with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}), pytest.raises(StoreUnavailable):
-        repository.put_entry(changed, user="ana", token="tok-entry-1")
-    saved = repository.put_entry(changed, user="ana", token="tok-entry-1")
+        services.entry_put(entry=changed, user="ana", token="tok-entry-1")
+    saved = services.entry_put(entry=changed, user="ana", token="tok-entry-1")
     assert saved.amount == Decimal("900000")
-    assert repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("900000")
+    assert repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("900000")
     assert len([e for e in repository.audit_trail("DOC002") if e.action == "update"]) == 1
 
 
@@ -161,6 +180,8 @@ def test_dynamodb_local_honours_a_repeated_client_request_token(local_backend):
     call("TransactWriteItems", TransactItems=[put], ClientRequestToken="tok-probe")
     call("TransactWriteItems", TransactItems=[put], ClientRequestToken="tok-probe")
     other = {"Put": {**put["Put"], "Item": {**item, "SK": {"S": "OTHER"}}}}
-    with pytest.raises(ClientError) as raised:
+    with pytest.raises(IdempotencyMismatch) as raised:
         call("TransactWriteItems", TransactItems=[other], ClientRequestToken="tok-probe")
-    assert raised.value.response["Error"]["Code"] == "IdempotentParameterMismatchException"
+    # typed by the gateway; the botocore error it came from is kept as the cause
+    assert isinstance(raised.value.__cause__, ClientError)
+    assert raised.value.__cause__.response["Error"]["Code"] == "IdempotentParameterMismatchException"

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from fundportal.dynamo import FundRepository
+from fundportal.dynamo.repositories import PositionRepository
 from tests.web.urlmap import DUMMY, analyst_routes
 
 EXAMPLES = {"get": 550, "post": 350, "cursor": 150, "command": 100}
@@ -108,7 +108,7 @@ def test_post_every_write_url_with_bad_form_fields(editor_client, seeded):
 
 def test_bad_cursors_are_a_400_never_a_5xx(analyst_client, seeded, settings):
     settings.POSITION_PAGE_SIZE = 1
-    valid = FundRepository().position_page("POSITION_1", limit=1).next_cursor
+    valid = PositionRepository().page("POSITION_1", limit=1).next_cursor()
     assert valid
 
     @hypothesis_settings(FUZZ, max_examples=EXAMPLES["cursor"])

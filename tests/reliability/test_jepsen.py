@@ -20,9 +20,12 @@ from typing import Any
 
 import pytest
 
-from fundportal.dynamo import Conflict, FundRepository, StoreUnavailable
+from documents import services
+from documents.selectors import document_overview
+from fundportal.dynamo import Conflict, StoreUnavailable
 from fundportal.dynamo.entities import CapitalCall, Document
 from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 
 pytestmark = pytest.mark.local_only
 
@@ -71,7 +74,7 @@ def run_process(process: int, history: History, barrier: threading.Barrier) -> N
 
 
 def run_operations(process: int, history: History, barrier: threading.Barrier) -> None:
-    repository = FundRepository()
+    repository = DocumentRepository()
     rng = random.Random(process)
     barrier.wait()
     for step in range(OPERATIONS_PER_THREAD):
@@ -80,9 +83,13 @@ def run_operations(process: int, history: History, barrier: threading.Barrier) -
             title = f"Restated by p{process} step {step}"
             op = history.invoke(Operation(process, "restate", DOCUMENT, title, time.monotonic(), token=token))
             try:
-                seen = repository.get_document(DOCUMENT, consistent=True).revision
-                op.result = repository.restate(
-                    DOCUMENT, seen, {"title": title}, user=f"p{process}", token=token
+                seen = repository.get(DOCUMENT, consistent=True).revision
+                op.result = services.document_restate(
+                    document_id=DOCUMENT,
+                    expected_revision=seen,
+                    changes={"title": title},
+                    user=f"p{process}",
+                    token=token,
                 ).revision
                 op.outcome = "ok"
             except Conflict:
@@ -94,8 +101,8 @@ def run_operations(process: int, history: History, barrier: threading.Barrier) -
             amount = Decimal(process * 1000 + step) + Decimal("0.25")
             op = history.invoke(Operation(process, "entry", position, amount, time.monotonic(), token=token))
             try:
-                entry = repository.get_entry(DOCUMENT, Kind.CAPITAL_CALL, position)
-                repository.put_entry(replace(entry, amount=amount), user=f"p{process}", token=token)
+                entry = repository.entry(DOCUMENT, Kind.CAPITAL_CALL, position)
+                services.entry_put(entry=replace(entry, amount=amount), user=f"p{process}", token=token)
                 op.outcome = "ok"
             except Conflict:
                 op.outcome = "fail"
@@ -104,19 +111,20 @@ def run_operations(process: int, history: History, barrier: threading.Barrier) -
         op.completed = time.monotonic()
 
 
-def setup_document(repository: FundRepository) -> None:
-    repository.create_document(
-        Document(document_id=DOCUMENT, title="Original", fund_id="FUND_J", as_of_date=date(2025, 9, 30))
+def setup_document() -> None:
+    services.document_create(
+        document=Document(document_id=DOCUMENT, title="Original", fund_id="FUND_J", as_of_date=date(2025, 9, 30)),
+        user="setup",
     )
     for n, position in enumerate(POSITIONS):
-        repository.put_entry(
-            CapitalCall(DOCUMENT, position, "FUND_J", f"INV_{n}", Decimal(100 * (n + 1))), user="setup"
+        services.entry_put(
+            entry=CapitalCall(DOCUMENT, position, "FUND_J", f"INV_{n}", Decimal(100 * (n + 1))), user="setup"
         )
 
 
 def test_concurrent_restatements_and_entry_updates_lose_nothing(local_backend):
-    repository = FundRepository()
-    setup_document(repository)
+    repository = DocumentRepository()
+    setup_document()
     history = History()
     barrier = threading.Barrier(THREADS)
     threads = [threading.Thread(target=run_process, args=(p, history, barrier)) for p in range(THREADS)]
@@ -150,7 +158,7 @@ def test_concurrent_restatements_and_entry_updates_lose_nothing(local_backend):
     # --- entries: each final value is a write that was not overtaken in real time ----------
     lost_entries = 0
     for position in POSITIONS:
-        final = repository.get_entry(DOCUMENT, Kind.CAPITAL_CALL, position).amount
+        final = repository.entry(DOCUMENT, Kind.CAPITAL_CALL, position).amount
         writes = [op for op in history.of("entry") if op.key == position and op.outcome in ("ok", "unknown")]
         acked = [op for op in writes if op.outcome == "ok"]
         if not acked:
@@ -168,16 +176,17 @@ def test_concurrent_restatements_and_entry_updates_lose_nothing(local_backend):
         assert audit[op.token] == 1, f"audit entries for {op.token}: {audit[op.token]}"
 
     # --- totals agree with the items -----------------------------------------------------------
-    overview = repository.document_overview(DOCUMENT)
-    items_total = sum(repository.get_entry(DOCUMENT, Kind.CAPITAL_CALL, p).amount for p in POSITIONS)
+    page = document_overview(document_id=DOCUMENT)
+    [totals] = page.totals  # one currency
+    items_total = sum(repository.entry(DOCUMENT, Kind.CAPITAL_CALL, p).amount for p in POSITIONS)
     index_total = sum(
         e.amount
         for p in POSITIONS
-        for e in repository.position_entries(p, Kind.CAPITAL_CALL)
+        for e in PositionRepository().entries(p, Kind.CAPITAL_CALL)
         if e.document_id == DOCUMENT
     )
-    assert overview.totals.called == items_total == index_total
-    assert overview.document.revision == current.revision
+    assert totals.called.amount == items_total == index_total
+    assert page.document.revision == current.revision
 
     print(
         f"\nJepsen-style history: {len(history.operations)} operations logged; "

@@ -17,16 +17,18 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 
-from fundportal.dynamo import FundRepository, ItemTooLarge, tables
+from documents import services
+from fundportal.dynamo import ItemTooLarge, tables
 from fundportal.dynamo.entities import Document
 from fundportal.dynamo.instrumentation import collect
 from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamodb_local import free_port, start
 from tests.web.urlmap import analyst_routes
 
 pytestmark = pytest.mark.local_only
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]  # the project (manage.py), above tests/reliability/
 # Commands that need DynamoDB, with valid arguments (everything else about them is fine).
 COMMANDS = {
     "create_table": [],
@@ -57,25 +59,27 @@ def get_pages(client) -> dict[str, tuple[int, int, str]]:
     return pages
 
 
-def write_some(repository: FundRepository) -> dict:
-    restated = repository.restate("DOC001", 2, {"title": "Restated before the restart"}, user="ana")
-    entry = repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
-    repository.put_entry(replace(entry, amount=Decimal("123456.78")), user="ana")
+def write_some(repository: DocumentRepository) -> dict:
+    restated = services.document_restate(
+        document_id="DOC001", expected_revision=2, changes={"title": "Restated before the restart"}, user="ana"
+    )
+    entry = repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
+    services.entry_put(entry=replace(entry, amount=Decimal("123456.78")), user="ana")
     return {"revision": restated.revision, "amount": Decimal("123456.78")}
 
 
 def assert_persisted(written: dict) -> None:
     """Restart persistence (the `make run` DynamoDB Local: -sharedDb -dbPath): items and indexes."""
-    repository = FundRepository()
+    repository = DocumentRepository()
     status = tables.describe()
     assert status.active and not status.problems
     current, history = repository.all_versions("DOC001")
     assert (current.revision, current.title) == (written["revision"], "Restated before the restart")
     assert [d.revision for d in history] == [2, 1]
-    assert repository.get_entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == written["amount"]
-    amounts = {e.document_id: e.amount for e in repository.position_entries("POSITION_1", Kind.CAPITAL_CALL)}
+    assert repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1").amount == written["amount"]
+    amounts = {e.document_id: e.amount for e in PositionRepository().entries("POSITION_1", Kind.CAPITAL_CALL)}
     assert amounts["DOC002"] == written["amount"]
-    assert repository.get_document_via_index("DOC001").title == "Restated before the restart"
+    assert repository.get_via_index("DOC001").title == "Restated before the restart"
     assert {a.action for a in repository.audit_trail("DOC001")} == {"restate"}
 
 
@@ -89,7 +93,7 @@ def test_pages_503_while_dynamodb_is_down_and_recover_by_themselves(editor_clien
         settings.DYNAMODB_TABLE = "reliability_test"
         tables.create()
         call_command("seed_demo", sample=True, stdout=open(os.devnull, "w"))
-        written = write_some(FundRepository())
+        written = write_some(DocumentRepository())
         up = get_pages(editor_client)
         assert editor_client.get("/healthz").status_code == 200
         needs_dynamodb = {path for path, (status, requests, _) in up.items() if requests and status < 500}
@@ -165,10 +169,10 @@ def test_command_process_exits_non_zero_with_one_line(tmp_path):
 
 
 def test_items_over_400_kb_are_refused_before_any_request(backend):
-    repository = FundRepository()
+    repository = DocumentRepository()
     huge = Document(document_id="BIG", title="x" * 410_000, fund_id="F", as_of_date=date(2025, 9, 30))
     with collect() as requests, pytest.raises(ItemTooLarge) as raised:
-        repository.create_document(huge)
+        services.document_create(document=huge, user="editor")
     assert requests.count == 0
     assert "DynamoDB accepts at most 409,600 bytes per item" in str(raised.value)
     with collect() as requests, pytest.raises(ItemTooLarge):

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from fundportal.dynamo import Conflict, DataLayerError, FundRepository
-from fundportal.dynamo.client import call
+from documents import services
+from fundportal.dynamo import Conflict, DataLayerError
 from fundportal.dynamo.entities import CapitalActivity, CapitalCall, Document
+from fundportal.dynamo.gateway import TableGateway, call
 from fundportal.dynamo.keys import Kind
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
@@ -32,7 +33,7 @@ def all_items(table: str) -> list[dict[str, Any]]:
     return sorted(items, key=lambda item: (item["PK"]["S"], item["SK"]["S"]))
 
 
-def restate_concurrently(repo: FundRepository, expected_revision: int, editors: list[str]) -> dict[str, Any]:
+def restate_concurrently(expected_revision: int, editors: list[str]) -> dict[str, Any]:
     """Each editor restates from the same loaded revision, released together by a barrier."""
     barrier = threading.Barrier(len(editors))
     outcomes: dict[str, Any] = {}
@@ -40,8 +41,12 @@ def restate_concurrently(repo: FundRepository, expected_revision: int, editors: 
     def restate(user: str) -> None:
         barrier.wait()
         try:
-            outcomes[user] = repo.restate(
-                "DOC001", expected_revision, {"title": f"Restated by {user}"}, {"amount": Decimal(1000)}, user=user
+            outcomes[user] = services.document_restate(
+                document_id="DOC001",
+                expected_revision=expected_revision,
+                changes={"title": f"Restated by {user}"},
+                activity_changes={"amount": Decimal(1000)},
+                user=user,
             )
         except Exception as error:  # recorded and asserted below
             outcomes[user] = error
@@ -57,15 +62,15 @@ def restate_concurrently(repo: FundRepository, expected_revision: int, editors: 
 @pytest.fixture
 def meet_at_the_transaction(monkeypatch):
     """Hold both editors until each has read revision 2 and built its transaction, so the
-    race is decided by DynamoDB's condition on Revision, not by the repository's pre-check."""
+    race is decided by DynamoDB's condition on Revision, not by the service's pre-check."""
     barrier = threading.Barrier(2, timeout=30)
-    original = FundRepository._transact
+    original = TableGateway.transact
 
-    def transact_together(self, actions, token=None):
+    def transact_together(self, actions, token):
         barrier.wait()
         return original(self, actions, token)
 
-    monkeypatch.setattr(FundRepository, "_transact", transact_together)
+    monkeypatch.setattr(TableGateway, "transact", transact_together)
 
 
 @pytest.mark.parametrize("round_", range(3))
@@ -73,7 +78,7 @@ def test_two_editors_restating_at_once_make_exactly_one_version(local_sample, me
     repo = local_sample.repository
     _, history_before = repo.all_versions("DOC001")
 
-    outcomes = restate_concurrently(repo, 2, ["alice", "bob"])
+    outcomes = restate_concurrently(2, ["alice", "bob"])
 
     published = {user: o for user, o in outcomes.items() if isinstance(o, Document)}
     refused = {user: o for user, o in outcomes.items() if not isinstance(o, Document)}
@@ -88,7 +93,7 @@ def test_two_editors_restating_at_once_make_exactly_one_version(local_sample, me
     assert (current.revision, current.title, current.updated_by) == (3, f"Restated by {winner}", winner)
     assert len(history_after) == len(history_before) + 1
     assert current == document
-    activity = repo.document_overview("DOC001").capital_activity
+    activity = repo.overview("DOC001").capital_activity
     assert (activity.revision, activity.updated_by) == (3, winner)
     assert [(a.user, a.action) for a in repo.audit_trail("DOC001")] == [(winner, "restate")]
     assert loser not in {d.updated_by for d in history_after}
@@ -96,7 +101,7 @@ def test_two_editors_restating_at_once_make_exactly_one_version(local_sample, me
 
 def test_many_editors_on_one_revision_still_make_one_version(local_sample):
     repo = local_sample.repository
-    outcomes = restate_concurrently(repo, 2, [f"editor{i}" for i in range(6)])
+    outcomes = restate_concurrently(2, [f"editor{i}" for i in range(6)])
     assert sum(isinstance(o, Document) for o in outcomes.values()) == 1
     assert all(isinstance(o, (Document, Conflict)) for o in outcomes.values()), outcomes
     current, history = repo.all_versions("DOC001")
@@ -111,10 +116,10 @@ FAILING_CHECK_TARGET = ("DOC002", "DOCUMENT#LATEST")
 def failing_transactions(monkeypatch, local_sample):
     """Append to every transaction a ConditionCheck that fails (DOC002 exists), as the last
     action, so the real writes before it would apply unless the transaction is atomic."""
-    original = FundRepository._transact
+    original = TableGateway.transact
     attempts = []
 
-    def transact_with_failure(self, actions, token=None):
+    def transact_with_failure(self, actions, token):
         pk, sk = FAILING_CHECK_TARGET
         check = {
             "ConditionCheck": {
@@ -126,7 +131,7 @@ def failing_transactions(monkeypatch, local_sample):
         attempts.append(len(actions) + 1)
         return original(self, [*actions, check], token)
 
-    monkeypatch.setattr(FundRepository, "_transact", transact_with_failure)
+    monkeypatch.setattr(TableGateway, "transact", transact_with_failure)
     return attempts
 
 
@@ -135,17 +140,25 @@ def _new_entry() -> CapitalCall:
 
 
 WRITES = {
-    "create": lambda repo: repo.create_document(
-        Document("DOC003", title="New", fund_id="FUND_A", as_of_date=date(2025, 10, 31)),
-        CapitalActivity("DOC003", amount=Decimal(5)),
+    "create": lambda repo: services.document_create(
+        document=Document("DOC003", title="New", fund_id="FUND_A", as_of_date=date(2025, 10, 31)),
+        activity=CapitalActivity("DOC003", amount=Decimal(5)),
         user="editor",
     ),
-    "restate": lambda repo: repo.restate("DOC001", 2, {"title": "Restated"}, {"amount": Decimal(1)}, user="editor"),
-    "record": lambda repo: repo.put_entry(_new_entry(), user="editor"),
-    "change": lambda repo: repo.put_entry(
-        replace(repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1"), amount=Decimal(1)), user="editor"
+    "restate": lambda repo: services.document_restate(
+        document_id="DOC001",
+        expected_revision=2,
+        changes={"title": "Restated"},
+        activity_changes={"amount": Decimal(1)},
+        user="editor",
     ),
-    "remove": lambda repo: repo.delete_entry("DOC001", Kind.DISTRIBUTION, "POSITION_1", user="editor"),
+    "record": lambda repo: services.entry_put(entry=_new_entry(), user="editor"),
+    "change": lambda repo: services.entry_put(
+        entry=replace(repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1"), amount=Decimal(1)), user="editor"
+    ),
+    "remove": lambda repo: services.entry_remove(
+        document_id="DOC001", kind=Kind.DISTRIBUTION, position_id="POSITION_1", user="editor"
+    ),
 }
 
 

@@ -245,3 +245,36 @@ def test_hand_built_figures_carry_a_weak_rank():
     builder.add(e(UNF, 7, "Active", "DOC001", Q4))  # same date, a real timestamp: wins
     assert builder.figures("USD").unfunded == usd(7)
     assert Figures.from_carry(start.to_carry()) == start
+
+
+def test_sum_figures_adds_positions_per_currency_unfunded_included():
+    from decimal import Decimal as D
+
+    from fundportal.domain.figures import Figures, sum_figures
+    from fundportal.domain.money import money as m
+
+    usd_1 = Figures(
+        "USD",
+        m(D(750000), "USD"),
+        m(D(500000), "USD"),
+        m(D(75000), "USD"),
+        m(D(0), "USD"),
+        m(D(1500000), "USD"),
+        date(2025, 9, 30),
+    )
+    usd_2 = Figures(
+        "USD",
+        m(D(0), "USD"),
+        m(D(300000), "USD"),
+        m(D(45000), "USD"),
+        m(D(0), "USD"),
+        m(D(850000), "USD"),
+        date(2025, 9, 30),
+    )
+    jpy = Figures("JPY", m(D(1000), "JPY"), m(D(0), "JPY"), m(D(0), "JPY"), m(D(0), "JPY"))
+    yen, usd = sum_figures([[usd_1], [usd_2, jpy]])  # sorted by currency code
+    assert usd.currency == "USD" and yen.currency == "JPY"
+    assert usd.called.amount == D(1550000) and usd.distributed.amount == D(120000)
+    assert usd.unfunded.amount == D(2350000) and usd.unfunded_as_of == date(2025, 9, 30)
+    assert yen.called.amount == D(1000) and yen.unfunded is None
+    assert sum_figures([]) == []

@@ -12,8 +12,8 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from fundportal.dynamo import explorer
-from fundportal.dynamo.client import call
 from fundportal.dynamo.errors import BadCursor, InvalidId
+from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import page_log
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef
 

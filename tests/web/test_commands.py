@@ -12,14 +12,16 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from fundportal.dynamo import FundRepository, NotFound
-from fundportal.dynamo.client import call, from_item
+from fundportal.dynamo import NotFound
 from fundportal.dynamo.entities import ENTRY_STATUSES, entity_from_item
+from fundportal.dynamo.gateway import call
 from fundportal.dynamo.maintenance import INDEX_ATTRIBUTES
-from fundportal.patterns import CATALOG
+from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.schema import TABLE, describe_differences
+from fundportal.dynamo.serialization import from_item
 from fundportal.dynamo.synthetic import SyntheticSpec, generate
 from fundportal.dynamodb_local import free_port
+from fundportal.patterns import CATALOG
 
 FUND_TYPES = {"Document", "CapitalActivity", "CapitalCall", "Distribution", "UnfundedCommitment"}
 
@@ -276,7 +278,7 @@ def test_backfill_fixes_corrupted_index_keys_and_is_idempotent(sample):
     _corrupt(sample.table)
     assert raw_item(sample.table, "DOC001", "CAPITAL_CALL#POSITION_1")["GSI2_SK"] == "CAPITAL_CALL#DOC999"
     with pytest.raises(NotFound):
-        FundRepository().get_document_via_index("DOC002")
+        DocumentRepository().get_via_index("DOC002")
     out = run("backfill_indexes", segments=3)
     assert "scanned 16, updated 2, unchanged 12, skipped 2" in out  # 14 fund items + 2 month-catalog entries
     fixed = raw_item(sample.table, "DOC001", "CAPITAL_CALL#POSITION_1")
@@ -285,7 +287,7 @@ def test_backfill_fixes_corrupted_index_keys_and_is_idempotent(sample):
     assert {k: fixed.get(k) for k in INDEX_ATTRIBUTES} == {k: derived.get(k) for k in INDEX_ATTRIBUTES}
     document = raw_item(sample.table, "DOC002", "DOCUMENT#LATEST")
     assert (document["GSI_PK"], document["GSI_SK"]) == ("DOCUMENT#LATEST#DOC002", "METADATA")
-    assert FundRepository().get_document_via_index("DOC002").title == "Q4 2025 capital call notice"
+    assert DocumentRepository().get_via_index("DOC002").title == "Q4 2025 capital call notice"
     assert "updated 0, unchanged 14" in run("backfill_indexes", segments=2, rate=1000)
 
 
@@ -356,9 +358,9 @@ def test_seed_demo_synthetic_data_is_realistic(backend):
     run("seed_demo", **SMALL, workers=backend.workers(4))
     items = scan_all(backend.table)
     entities = [entity_from_item(i) for i in items if i["EntityType"] in FUND_TYPES]
-    repository = FundRepository()
+    repository = DocumentRepository()
     for document_id in ("DOC001", "DOC005"):
-        overview = repository.document_overview(document_id)
+        overview = repository.overview(document_id)
         assert len(overview.document_history) == 2 and len(overview.activity_history) == 2
         assert len(overview.positions) == 4
         assert overview.document.revision == 3
@@ -372,9 +374,9 @@ def test_seed_demo_synthetic_data_is_realistic(backend):
             assert entity.status in ENTRY_STATUSES
     months = repository.months()
     assert len(months) > 1  # as-of dates spread over months, each in the month catalog
-    assert sum(len(repository.documents_in_month(*map(int, m.split("-")))) for m in months) == 5
+    assert sum(len(repository.in_month(*map(int, m.split("-")))) for m in months) == 5
     # A position of FUND_B appears only in FUND_B's documents (2 of 5), with all three entries each.
-    assert len(repository.position_entries("POSITION_5")) == 2 * 3
+    assert len(PositionRepository().entries("POSITION_5")) == 2 * 3
 
 
 def test_seed_demo_dry_run_writes_nothing(backend):

@@ -81,21 +81,22 @@ def test_version_ids_round_trip_and_reject_bad_input():
 
 def test_get_document_version(sample):
     repo = sample.repository
-    old = repo.get_document_version("DOC001", "2025-09-01")
+    old = repo.version("DOC001", "2025-09-01")
     assert old.title == "Q3 2025 capital account statement (preliminary)" and not old.latest
     with pytest.raises(NotFound):
-        repo.get_document_version("DOC001", "2024-01-01")
+        repo.version("DOC001", "2024-01-01")
 
 
-def test_reseal_position_cursor_keeps_the_position_and_adds_carry(sample):
-    repo = sample.repository
-    first = repo.position_page("POSITION_1", limit=2)
-    resealed = repo.reseal_position_cursor(first.next_cursor, "POSITION_1", {"called": "1250000"})
-    second = repo.position_page("POSITION_1", cursor=resealed, limit=2)
-    assert second.extra == {"called": "1250000"}
+def test_position_cursor_keeps_the_position_and_carries_figures(sample):
+    positions = sample.positions
+    first = positions.page("POSITION_1", limit=2)
+    assert first.has_next
+    cursor = first.next_cursor({"called": "1250000"})
+    second = positions.page("POSITION_1", cursor=cursor, limit=2)
+    assert second.carried == {"called": "1250000"}
     assert [e.document_id for e in second.entries] == ["DOC001", "DOC002"]  # the two distributions
-    with pytest.raises(BadCursor):
-        repo.reseal_position_cursor(first.next_cursor, "POSITION_2", {})
+    with pytest.raises(BadCursor):  # bound to the position it was made for
+        positions.page("POSITION_2", cursor=cursor, limit=2)
 
 
 # --- sign-in ------------------------------------------------------------------------------------
@@ -162,18 +163,32 @@ def test_document_overview_is_one_query_with_the_seed_figures(sample, analyst_cl
     assert "POSITION_2 FUND_A · INVESTOR_2 USD 300,000.00 Pending USD 45,000.00 Completed USD 850,000.00 Active" in (
         page
     )
-    # Document totals and DPI = 120,000 / 800,000.
-    assert "Document total USD 800,000.00 USD 120,000.00 USD 2,350,000.00 0.15x" in page
+    # Document totals (one row per currency; both calls are pending, so shown apart) and
+    # DPI = 120,000 / 800,000; no settled call, so no settled DPI.
+    assert "Document total USD 800,000.00 pending USD 800,000.00 USD 120,000.00 USD 2,350,000.00 0.15x settled —" in (
+        page
+    )
+    assertContains(response, 'data-testid="document-totals" data-currency="USD"', count=1)
     assertContains(response, 'href="/positions/POSITION_1/"')
     assertContains(response, 'href="/documents/DOC001/positions/POSITION_2/"')
     assertContains(response, 'href="/documents/DOC001/history/"')
-    assertContains(response, '<td class="num" data-testid="total-called">USD 800,000.00</td>', html=True)
+    assertContains(
+        response,
+        '<td class="num" data-testid="total-called">'
+        'USD 800,000.00<br><small class="muted">pending USD 800,000.00</small></td>',
+        html=True,
+    )
+    assertContains(response, '<td class="num" data-testid="total-distributed">USD 120,000.00</td>', html=True)
 
 
 def test_document_without_history_or_distribution(sample, analyst_client):
     page = text(analyst_client.get("/documents/DOC002/"))
     assert "0 historical versions" in page
-    assert "Document total USD 1,150,000.00 USD 120,000.00 USD 0.00 0.10x" in page
+    # 400,000 of the calls and the 120,000 distribution are pending; no unfunded commitment.
+    assert (
+        "Document total USD 1,150,000.00 pending USD 400,000.00 USD 120,000.00 pending USD 120,000.00 — 0.10x "
+        "settled 0.00x"
+    ) in page
 
 
 # --- position in a document -------------------------------------------------------------------------
@@ -286,7 +301,7 @@ def test_position_page_paginates_with_signed_cursors(sample, analyst_client, set
     assert len(pages) == 3
     first, second, last = (text(p) for p in pages)
     assert "Paid-in (called) USD 1,250,000.00" in first and "Distributed USD 0.00" in first
-    assert "Carried from earlier pages USD 1,250,000.00 USD 0.00" in second
+    assert "Carried from earlier pages (USD) USD 1,250,000.00 USD 0.00" in second
     assert "Distributed USD 195,000.00" in second and "Page 2" in second
     # Running totals ride in the cursor to the last page.
     assert "Paid-in (called) USD 1,250,000.00" in last and "Distributed USD 195,000.00" in last
@@ -325,6 +340,108 @@ def test_position_csv_reads_every_page(sample, analyst_client, settings, django_
         ("DOC001", "300000", "300000"),
         ("DOC002", "400000", "700000"),
     ]
+
+
+def test_position_page_states_how_figures_are_computed(sample, analyst_client):
+    """The figures note is shown, and DPI (settled) counts settled entries only: POSITION_1's
+    settled distributions 75,000 (DOC001) / settled calls 750,000 (DOC002) = 0.10x."""
+    response = analyst_client.get("/positions/POSITION_1/")
+    assertContains(response, 'class="muted figures-rules"', count=1)
+    page = text(response)
+    assert "How figures are computed: cancelled entries are shown but never counted." in page
+    assert "DPI (settled) counts only settled (not pending) calls and distributions" in page
+    assert "DPI 0.16x" in page and "DPI (settled) 0.10x" in page
+    assert "Paid-in (called) USD 1,250,000.00 pending USD 500,000.00" in page
+    assert "Distributed USD 195,000.00 pending USD 120,000.00" in page
+    assertContains(response, '<div class="value" data-testid="dpi-settled">0.10x</div>', html=True)
+
+
+def test_position_csv_has_the_settled_dpi_column(sample, analyst_client):
+    rows = list(csv.DictReader(io.StringIO(analyst_client.get("/positions/POSITION_1/export.csv").content.decode())))
+    assert [(r["currency"], r["dpi_settled_to_date"]) for r in rows] == [("USD", ""), ("USD", "0.10")]
+
+
+# --- rows, cells and links (were fast_urls / entry_cells) -------------------------------------------------
+
+
+def test_document_rows_render_each_cell_and_link_where_they_should(sample, analyst_client):
+    html = analyst_client.get("/documents/DOC001/").content.decode()
+    rows = dict(re.findall(r'<tr data-position="(\w+)">(.*?)</tr>', html, re.S))
+    assert list(rows) == ["POSITION_1", "POSITION_2"]
+    row = rows["POSITION_1"]
+    assert '<a href="/documents/DOC001/positions/POSITION_1/">POSITION_1</a>' in row
+    assert '<a href="/positions/POSITION_1/">POSITION_1 history</a>' in row
+    cells = re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S)
+    assert [text_of(c) for c in cells] == [
+        "USD 500,000.00 Pending",
+        "USD 75,000.00 Completed",
+        "USD 1,500,000.00 Active",
+        "0.15x",
+    ]
+    assert '<span class="status status-Pending">Pending</span>' in row
+    assert "/edit/" not in html and "/delete/" not in html and ">Change<" not in html and ">Remove<" not in html
+
+
+def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(sample, analyst_client):
+    html = analyst_client.get("/positions/POSITION_1/").content.decode()
+    doc002 = re.search(r'<tr data-document="DOC002">(.*?)</tr>', html, re.S).group(1)
+    assert '<td class="num"><span class="muted">—</span></td>' in doc002  # no unfunded commitment in DOC002
+    assert '<a href="/documents/DOC002/positions/POSITION_1/">DOC002</a>' in doc002
+
+    from dataclasses import replace
+
+    from documents import services
+    from fundportal.dynamo.keys import Kind
+
+    call = sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_2")
+    services.entry_put(entry=replace(call, status="Cancelled"), user="test")
+    html = analyst_client.get("/documents/DOC001/").content.decode()
+    row = re.search(r'<tr data-position="POSITION_2">(.*?)</tr>', html, re.S).group(1)
+    assert (
+        '<td class="num excluded">USD 300,000.00<br><span class="status status-Cancelled">Cancelled</span></td>' in row
+    )
+    assert "Document total USD 500,000.00 pending USD 500,000.00" in text_of(html)  # shown, never totalled
+
+
+def test_editors_see_change_and_remove_links_on_every_entry(sample, client, django_user_model):
+    from django.contrib.auth.models import Group
+
+    from fundportal.models import EDITORS_GROUP
+
+    editor = django_user_model.objects.create_user("editor", password="editor-pass-123")
+    editor.groups.add(Group.objects.get(name=EDITORS_GROUP))
+    client.force_login(editor)
+    for url, count in [
+        ("/documents/DOC001/", 6),  # 2 positions x 3 entries
+        ("/documents/DOC001/positions/POSITION_1/", 3),
+        ("/positions/POSITION_1/", 5),  # 5 entries across two documents
+    ]:
+        response = client.get(url)
+        assertContains(response, ">Change</a>", count=count)
+        assertContains(response, ">Remove</a>", count=count)
+    response = client.get("/documents/DOC001/")
+    for kind in ("capital_call", "distribution", "unfunded_commitment"):
+        assertContains(response, f'href="/documents/DOC001/entries/{kind}/POSITION_2/edit/"', count=1)
+        assertContains(response, f'href="/documents/DOC001/entries/{kind}/POSITION_2/delete/"', count=1)
+    assertContains(response, 'aria-label="Change Capital call of POSITION_1"')
+    assertContains(response, 'aria-label="Remove Distribution of POSITION_2"')
+    position = client.get("/positions/POSITION_1/")
+    assertContains(position, 'href="/documents/DOC002/entries/distribution/POSITION_1/edit/"', count=1)
+
+
+@pytest.mark.parametrize(
+    "url", ["/documents/DOC001/", "/documents/DOC001/positions/POSITION_1/", "/positions/POSITION_1/"]
+)
+def test_viewers_see_no_change_or_remove_links(sample, analyst_client, url):
+    response = analyst_client.get(url)
+    assert response.status_code == 200
+    assertNotContains(response, ">Change</a>")
+    assertNotContains(response, ">Remove</a>")
+    assertNotContains(response, "/entries/")
+
+
+def text_of(fragment: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment)).strip()
 
 
 # --- errors -------------------------------------------------------------------------------------------------

@@ -12,10 +12,13 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
+from documents import selectors, services
 from documents.forms import CreateDocumentForm, EntryForm, RestateForm
+from fundportal.domain.figures import Figures
 from fundportal.dynamo import Conflict, NotFound
 from fundportal.dynamo.entities import CapitalCall, utcnow
 from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.models import EDITORS_GROUP
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +54,13 @@ def url(name: str, **kwargs: str) -> str:
 
 def entry_url(name: str, kind: str = "capital_call", position_id: str = "POSITION_1") -> str:
     return url(name, document_id="DOC001", kind=kind, position_id=position_id)
+
+
+def totals(document_id: str = "DOC001") -> Figures:
+    """The document's figures (the sample is all USD: one currency, one Figures)."""
+    (usd,) = selectors.document_overview(document_id=document_id).totals
+    assert usd.currency == "USD"
+    return usd
 
 
 # --- forms ----------------------------------------------------------------------------------
@@ -185,7 +195,7 @@ def test_editor_creates_a_document_with_capital_activity(sample, editor_client):
     assert response.redirect_chain[-1][0] == url("detail", document_id="DOC003")
     assert "Document DOC003 created." in response.content.decode()
     repo = sample.repository
-    overview = repo.document_overview("DOC003")
+    overview = repo.overview("DOC003")
     document = overview.document
     assert (document.title, document.fund_id, document.as_of_date, document.currency) == (
         "Q4 2025 distribution notice",
@@ -196,15 +206,15 @@ def test_editor_creates_a_document_with_capital_activity(sample, editor_client):
     assert (document.revision, document.updated_by) == (1, "editor")
     assert overview.capital_activity.amount == Decimal("1250000.25")
     assert overview.capital_activity.currency == "EUR"
-    assert repo.get_document_via_index("DOC003") == document
-    assert [d.document_id for d in repo.documents_in_month(2025, 10)] == ["DOC003"]
+    assert repo.get_via_index("DOC003") == document
+    assert [d.document_id for d in repo.in_month(2025, 10)] == ["DOC003"]
     assert "2025-10" in repo.months()
     [audit] = repo.audit_trail("DOC003")
     assert (audit.user, audit.action, audit.changes["title"]) == ("editor", "create", [None, data["title"]])
 
 
 def test_existing_document_id_is_a_form_error(sample, editor_client):
-    before = sample.repository.document_overview("DOC001")
+    before = sample.repository.overview("DOC001")
     data = {
         "document_id": "DOC001",
         "title": "Overwrite attempt",
@@ -218,7 +228,7 @@ def test_existing_document_id_is_a_form_error(sample, editor_client):
     response = editor_client.post(url("create"), data)
     assert response.status_code == 400
     assert "A document with id &#x27;DOC001&#x27; already exists." in response.content.decode()
-    after = sample.repository.document_overview("DOC001")
+    after = sample.repository.overview("DOC001")
     assert after == before
     assert sample.repository.audit_trail("DOC001") == []
 
@@ -228,19 +238,18 @@ def test_existing_document_id_is_a_form_error(sample, editor_client):
 
 def test_record_a_capital_call_for_a_new_position(sample, editor_client):
     repo = sample.repository
-    called_before = repo.document_overview("DOC001").totals.called
+    called_before = totals().called.amount
     response = editor_client.post(url("entry_add", document_id="DOC001"), ENTRY, follow=True)
     page = response.content.decode()
     assert "Capital call for POSITION_3 recorded: USD 250,000.50." in page
-    overview = repo.document_overview("DOC001")
-    assert overview.totals.called == called_before + Decimal("250000.50") == Decimal("1050000.50")
+    assert totals().called.amount == called_before + Decimal("250000.50") == Decimal("1050000.50")
     assert "USD 1,050,000.50" in page
-    entry = overview.position("POSITION_3").capital_call
+    entry = repo.position_in_document("DOC001", "POSITION_3").get(Kind.CAPITAL_CALL)
     assert entry.as_of_date == date(2025, 9, 30)  # the document's, denormalised
     assert (entry.updated_by, entry.currency, entry.due_date) == ("editor", "USD", date(2025, 10, 15))
     # Index keys were computed: both GSIs find the new entry.
     assert repo.entry_via_index(Kind.CAPITAL_CALL, "POSITION_3", "DOC001") == entry
-    assert [e.document_id for e in repo.position_entries("POSITION_3")] == ["DOC001"]
+    assert [e.document_id for e in sample.positions.entries("POSITION_3")] == ["DOC001"]
     [audit] = repo.audit_trail("DOC001")
     assert (audit.action, audit.target, audit.user) == ("create", "CapitalCall POSITION_3", "editor")
     assert audit.changes["amount"] == [None, Decimal("250000.50")]
@@ -250,7 +259,7 @@ def test_recording_an_existing_entry_is_a_form_error(sample, editor_client):
     response = editor_client.post(url("entry_add", document_id="DOC001"), {**ENTRY, "position_id": "POSITION_1"})
     assert response.status_code == 400
     assert "already exists in DOC001; change it instead" in response.content.decode()
-    assert sample.repository.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(500000)
+    assert sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(500000)
 
 
 def test_change_an_entry_recomputes_totals_and_audits_the_change(sample, editor_client):
@@ -266,12 +275,13 @@ def test_change_an_entry_recomputes_totals_and_audits_the_change(sample, editor_
     }
     response = editor_client.post(entry_url("entry_edit"), data)
     assert response.status_code == 302
-    overview = repo.document_overview("DOC001")
-    assert overview.totals.called == Decimal(900000)
-    changed = overview.position("POSITION_1").capital_call
+    assert totals().called.amount == Decimal(900000)
+    changed = repo.position_in_document("DOC001", "POSITION_1").get(Kind.CAPITAL_CALL)
     assert (changed.amount, changed.status, changed.updated_by) == (Decimal(600000), "Completed", "editor")
     assert repo.entry_via_index(Kind.CAPITAL_CALL, "POSITION_1", "DOC001").amount == Decimal(600000)
-    on_position_index = [e for e in repo.position_entries("POSITION_1", Kind.CAPITAL_CALL) if e.document_id == "DOC001"]
+    on_position_index = [
+        e for e in sample.positions.entries("POSITION_1", Kind.CAPITAL_CALL) if e.document_id == "DOC001"
+    ]
     assert [e.amount for e in on_position_index] == [Decimal(600000)]
     [audit] = repo.audit_trail("DOC001")
     assert audit.action == "update"
@@ -289,7 +299,7 @@ def test_cancelled_entry_leaves_the_totals(sample, editor_client):
         "status": "Cancelled",
     }
     editor_client.post(entry_url("entry_edit", position_id="POSITION_2"), data)
-    assert sample.repository.document_overview("DOC001").totals.called == Decimal(500000)
+    assert totals().called.amount == Decimal(500000)
 
 
 def test_remove_asks_for_confirmation_then_deletes(sample, editor_client):
@@ -297,15 +307,14 @@ def test_remove_asks_for_confirmation_then_deletes(sample, editor_client):
     confirm = editor_client.get(entry_url("entry_delete", "distribution", "POSITION_2"))
     assert confirm.status_code == 200
     assert "Remove Distribution for POSITION_2?" in confirm.content.decode()
-    assert repo.get_entry("DOC001", Kind.DISTRIBUTION, "POSITION_2").amount == Decimal(45000)  # GET deleted nothing
+    assert repo.entry("DOC001", Kind.DISTRIBUTION, "POSITION_2").amount == Decimal(45000)  # GET deleted nothing
     response = editor_client.post(entry_url("entry_delete", "distribution", "POSITION_2"), follow=True)
     assert "Distribution for POSITION_2 removed." in response.content.decode()
-    overview = repo.document_overview("DOC001")
-    assert overview.position("POSITION_2").distribution is None
-    assert overview.totals.distributed == Decimal(75000)
+    assert repo.position_in_document("DOC001", "POSITION_2").get(Kind.DISTRIBUTION) is None
+    assert totals().distributed.amount == Decimal(75000)
     with pytest.raises(NotFound):
         repo.entry_via_index(Kind.DISTRIBUTION, "POSITION_2", "DOC001")
-    assert "DOC001" not in [e.document_id for e in repo.position_entries("POSITION_2", Kind.DISTRIBUTION)]
+    assert "DOC001" not in [e.document_id for e in sample.positions.entries("POSITION_2", Kind.DISTRIBUTION)]
     [audit] = repo.audit_trail("DOC001")
     assert (audit.action, audit.changes["amount"]) == ("delete", [Decimal(45000), None])
 
@@ -330,30 +339,30 @@ def test_entry_in_a_missing_document_is_not_written(sample):
     entry = EntryForm(ENTRY)
     assert entry.is_valid()
     with pytest.raises(NotFound):
-        sample.repository.put_entry(entry.entry("DOC404"), user="editor")
-    assert sample.repository.position_entries("POSITION_3") == []
+        services.entry_put(entry=entry.entry("DOC404"), user="editor")
+    assert sample.positions.entries("POSITION_3") == []
 
 
 def test_entry_changed_since_read_is_a_conflict(sample, monkeypatch):
     """The entry write is conditioned on the values the audit item records as 'before'."""
     repo = sample.repository
-    entry = repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
-    original_read = type(repo)._batch_get
+    entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
+    original_read = DocumentRepository.load_for_entry
+    raced = []
 
-    def read_then_colleague_writes(self, pk, sks, consistent=False):
-        items = original_read(self, pk, sks, consistent)
-        if any(sk.startswith("CAPITAL_CALL") for sk in sks) and not getattr(self, "_raced", False):
-            self._raced = True
-            original_put(self, replace(entry, amount=Decimal(1)), user="colleague")
-        return items
+    def read_then_colleague_writes(self, document_id, kind, position_id):
+        loaded = original_read(self, document_id, kind, position_id)
+        if kind is Kind.CAPITAL_CALL and not raced:
+            raced.append(True)
+            services.entry_put(entry=replace(entry, amount=Decimal(1)), user="colleague")
+        return loaded
 
-    original_put = type(repo).put_entry
-    monkeypatch.setattr(type(repo), "_batch_get", read_then_colleague_writes)
+    monkeypatch.setattr(DocumentRepository, "load_for_entry", read_then_colleague_writes)
     with pytest.raises(Conflict) as raised:
-        repo.put_entry(replace(entry, amount=Decimal(2)), user="editor")
+        services.entry_put(entry=replace(entry, amount=Decimal(2)), user="editor")
     assert raised.value.updated_by == "colleague"
     monkeypatch.undo()
-    assert repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(1)
+    assert repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(1)
     assert [a.user for a in repo.audit_trail("DOC001")] == ["colleague"]
 
 
@@ -382,7 +391,7 @@ def test_restate_archives_and_replaces_in_one_go(sample, editor_client):
     repo = sample.repository
     response = editor_client.post(url("restate", document_id="DOC001"), restate_data(2), follow=True)
     assert "Document DOC001 restated: now revision 3." in response.content.decode()
-    overview = repo.document_overview("DOC001")
+    overview = repo.overview("DOC001")
     assert (overview.document.revision, overview.document.title, overview.document.status) == (
         3,
         "Q3 2025 capital account statement (restated)",
@@ -390,13 +399,13 @@ def test_restate_archives_and_replaces_in_one_go(sample, editor_client):
     )
     assert (overview.capital_activity.amount, overview.capital_activity.status) == (Decimal("525000.75"), "Completed")
     today = utcnow().date()
-    [archived] = repo.document_versions("DOC001", today, today)
+    [archived] = repo.versions("DOC001", today, today)
     assert (archived.revision, archived.title, archived.version_date) == (2, "Q3 2025 capital account statement", today)
-    [archived_activity] = repo.document_versions("DOC001", today, today, kind=Kind.CAPITAL_ACTIVITY)
+    [archived_activity] = repo.versions("DOC001", today, today, kind=Kind.CAPITAL_ACTIVITY)
     assert archived_activity.amount == Decimal(500000)
     assert len(overview.document_history) == 2 and len(overview.activity_history) == 2
-    assert repo.get_document_via_index("DOC001").revision == 3
-    assert [d.revision for d in repo.documents_in_month(2025, 9)] == [3]
+    assert repo.get_via_index("DOC001").revision == 3
+    assert [d.revision for d in repo.in_month(2025, 9)] == [3]
 
 
 def test_stale_revision_gets_409_naming_who_and_writes_nothing(sample, editor_client):
@@ -404,7 +413,9 @@ def test_stale_revision_gets_409_naming_who_and_writes_nothing(sample, editor_cl
     form_page = editor_client.get(url("restate", document_id="DOC001")).content.decode()
     assert 'name="expected_revision" value="2"' in form_page
     # A colleague publishes first.
-    repo.restate("DOC001", 2, {"title": "Colleague's restatement"}, user="alice")
+    services.document_restate(
+        document_id="DOC001", expected_revision=2, changes={"title": "Colleague's restatement"}, user="alice"
+    )
     _, history_before = repo.all_versions("DOC001")
     audit_before = repo.audit_trail("DOC001")
 
@@ -412,7 +423,7 @@ def test_stale_revision_gets_409_naming_who_and_writes_nothing(sample, editor_cl
 
     assert response.status_code == 409
     page = response.content.decode()
-    current = repo.get_document("DOC001")
+    current = repo.get("DOC001")
     assert "alice" in page
     assert f"{current.updated_at:%Y-%m-%d %H:%M:%S} UTC" in page
     assert "Nothing was written" in page
@@ -427,10 +438,10 @@ def test_two_restatements_on_one_day_both_survive(sample, editor_client):
     assert editor_client.post(url("restate", document_id="DOC001"), restate_data(2, title="First")).status_code == 302
     assert editor_client.post(url("restate", document_id="DOC001"), restate_data(3, title="Second")).status_code == 302
     today = utcnow().date()
-    same_day = repo.document_versions("DOC001", today, today)
+    same_day = repo.versions("DOC001", today, today)
     assert [(d.revision, d.title) for d in same_day] == [(3, "First"), (2, "Q3 2025 capital account statement")]
     assert {d.version_date for d in same_day} == {today}
-    assert len(repo.document_versions("DOC001", today, today, kind=Kind.CAPITAL_ACTIVITY)) == 2
+    assert len(repo.versions("DOC001", today, today, kind=Kind.CAPITAL_ACTIVITY)) == 2
     current, history = repo.all_versions("DOC001")
     assert (current.revision, current.title) == (4, "Second")
     assert len(history) == 3  # the seed's 2025-09-01 copy and today's two
@@ -439,7 +450,7 @@ def test_two_restatements_on_one_day_both_survive(sample, editor_client):
 def test_restating_without_capital_activity_keeps_it_absent(sample, editor_client):
     data = restate_data(1, activity_amount="")
     assert editor_client.post(url("restate", document_id="DOC002"), data).status_code == 302
-    overview = sample.repository.document_overview("DOC002")
+    overview = sample.repository.overview("DOC002")
     assert overview.capital_activity is None
     assert overview.document.revision == 2
 
@@ -536,19 +547,17 @@ def test_resubmitted_entry_change_is_applied_once(sample, editor_client):
     data = _change_position_1(page)
     assert editor_client.post(entry_url("entry_edit"), data).status_code == 302
     assert editor_client.post(entry_url("entry_edit"), data).status_code == 302
-    assert repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(600000)
+    assert repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(600000)
     assert len(repo.audit_trail("DOC001")) == 1
 
 
 def test_change_form_left_open_does_not_overwrite_a_colleague(sample, editor_client):
     repo = sample.repository
     page = editor_client.get(entry_url("entry_edit")).content.decode()
-    colleague = repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
-    from dataclasses import replace
-
-    repo.put_entry(replace(colleague, amount=Decimal(510000)), user="alice")
+    colleague = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
+    services.entry_put(entry=replace(colleague, amount=Decimal(510000)), user="alice")
     data = _change_position_1(page)
     response = editor_client.post(entry_url("entry_edit"), data)
     assert response.status_code == 409
     assert "alice" in response.content.decode()
-    assert repo.get_entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(510000)
+    assert repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(510000)

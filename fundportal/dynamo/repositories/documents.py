@@ -141,7 +141,9 @@ class DocumentRepository:
 
     # Pattern 3
     def entry(self, document_id: str, kind: Kind, position_id: str, *, consistent: bool = False) -> PositionEntry:
-        item = self.gateway.get((keys.document_pk(document_id), keys.entry_sk(kind, position_id)), consistent=consistent)
+        item = self.gateway.get(
+            (keys.document_pk(document_id), keys.entry_sk(kind, position_id)), consistent=consistent
+        )
         if item is None:
             raise NotFound(kind.entity_type, f"{position_id} in {document_id}")
         return PositionEntry.from_item(item)
@@ -290,7 +292,10 @@ class DocumentRepository:
         Raises TransactionCancelled / IdempotencyMismatch for the service to explain."""
         revision = Condition("Revision = :expected", values={":expected": expected_revision})
         put = self.gateway.put_action
-        actions = [put({**document.to_item(), REQUEST_TOKEN: audit.token}, revision), put(archived.to_item(), NOT_EXISTS)]
+        actions = [
+            put({**document.to_item(), REQUEST_TOKEN: audit.token}, revision),
+            put(archived.to_item(), NOT_EXISTS),
+        ]
         if activity is not None:
             actions.append(put(activity.to_item()))
         if archived_activity is not None:

@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
-from fundportal.patterns import PatternResult, run_patterns
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console
+from fundportal.patterns import PatternResult, run_patterns
 
 
 class Command(PipeSafeMixin, DynamoCommand):
@@ -32,9 +32,7 @@ class Command(PipeSafeMixin, DynamoCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        results = run_patterns(
-            options["document"], options["position"], writes=not options["reads_only"]
-        )
+        results = run_patterns(options["document"], options["position"], writes=not options["reads_only"])
         if options["format"] == "json":
             self.stdout.write(json.dumps([r.as_dict() for r in results], indent=2))
         else:

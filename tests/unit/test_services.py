@@ -1,0 +1,275 @@
+"""The write rules of `documents.services`, over the in-memory fake repository (no DynamoDB)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+import pytest
+
+from documents import services
+from fundportal.dynamo.entities import CapitalActivity, CapitalCall, Distribution, Document
+from fundportal.dynamo.errors import AlreadyExists, Conflict, NotFound
+from fundportal.dynamo.keys import Kind
+
+from .fakes import FakeDocumentRepository
+
+Q3 = date(2025, 9, 30)
+LONG_AGO = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+def repo() -> FakeDocumentRepository:
+    return FakeDocumentRepository()
+
+
+def _create(repo, document_id="DOC1", currency="USD", activity=None):
+    document = Document(document_id, title="Q3 report", fund_id="FUND_A", as_of_date=Q3, currency=currency)
+    return services.document_create(document=document, activity=activity, user="alice", repository=repo)
+
+
+def _call(amount="100", document_id="DOC1", position_id="POSITION_1", **fields):
+    return CapitalCall(
+        document_id,
+        position_id=position_id,
+        fund_id="FUND_A",
+        investor_id="INVESTOR_1",
+        amount=Decimal(amount),
+        **fields,
+    )
+
+
+# --- document_create --------------------------------------------------------------------------
+
+
+def test_document_create_is_revision_1_with_activity_and_audited(repo):
+    activity = CapitalActivity("ignored", amount=Decimal("500"), revision=7)
+    created = _create(repo, activity=activity)
+
+    assert (created.revision, created.latest, created.updated_by) == (1, True, "alice")
+    assert repo.get("DOC1") == created
+    stored_activity = repo.activities["DOC1"]
+    assert (stored_activity.document_id, stored_activity.revision, stored_activity.as_of_date) == ("DOC1", 1, Q3)
+    assert repo.months() == ["2025-09"]
+    [audit] = repo.audit_trail("DOC1")
+    assert (audit.action, audit.user, audit.target) == ("create", "alice", "Document")
+    assert audit.changes == {
+        "title": [None, "Q3 report"],
+        "fund_id": [None, "FUND_A"],
+        "as_of_date": [None, "2025-09-30"],
+        "status": [None, "Active"],
+        "currency": [None, "USD"],
+    }
+
+
+def test_document_create_refuses_an_existing_id(repo):
+    _create(repo)
+    with pytest.raises(AlreadyExists):
+        _create(repo)
+    assert repo.writes == 1
+
+
+# --- document_restate -------------------------------------------------------------------------
+
+
+def _restate(repo, expected_revision=1, token="restate-1", **changes):
+    return services.document_restate(
+        document_id="DOC1",
+        expected_revision=expected_revision,
+        changes=changes or {"title": "Q3 restated", "as_of_date": date(2030, 1, 1)},
+        activity_changes={"amount": Decimal("750")},
+        user="bob",
+        token=token,
+        on=date(2025, 10, 5),
+        repository=repo,
+    )
+
+
+def test_document_restate_archives_and_replaces_with_the_as_of_date_fixed(repo):
+    original = _create(repo, activity=CapitalActivity("DOC1", amount=Decimal("500")))
+    restated = _restate(repo)
+
+    assert (restated.revision, restated.title, restated.as_of_date) == (2, "Q3 restated", Q3)
+    assert repo.get("DOC1") == restated
+    [archived] = repo.versions("DOC1")
+    assert archived == original.superseded(date(2025, 10, 5))
+    assert (archived.latest, archived.revision, archived.version_revision) == (False, 1, 1)
+    assert repo.version("DOC1", "2025-10-05.1") == archived
+    [archived_activity] = repo.versions("DOC1", kind=Kind.CAPITAL_ACTIVITY)
+    assert (archived_activity.amount, archived_activity.version_revision) == (Decimal("500"), 1)
+    activity = repo.activities["DOC1"]
+    assert (activity.amount, activity.revision, activity.latest) == (Decimal("750"), 2, True)
+    audit = repo.audit_trail("DOC1")[0]
+    assert (audit.action, audit.user, audit.token) == ("restate", "bob", "restate-1")
+    assert audit.changes == {"title": ["Q3 report", "Q3 restated"], "activity.amount": [Decimal("500"), Decimal("750")]}
+
+
+def test_document_restate_on_a_stale_revision_is_a_conflict_naming_who_and_when(repo):
+    _create(repo)
+    restated = _restate(repo)
+    writes = repo.writes
+
+    with pytest.raises(Conflict) as raised:
+        _restate(repo, token="someone-else")
+    conflict = raised.value
+    assert (conflict.expected_revision, conflict.current_revision) == (1, 2)
+    assert (conflict.updated_by, conflict.updated_at) == ("bob", restated.updated_at)
+    assert "by bob" in str(conflict)
+    assert repo.writes == writes
+
+
+def test_document_restate_losing_the_race_is_a_conflict(repo, monkeypatch):
+    """Read at revision 1, someone publishes revision 2, our conditional write fails."""
+    _create(repo)
+    seen = repo.load_for_restatement("DOC1")
+    _restate(repo, token="first")
+    monkeypatch.setattr(repo, "load_for_restatement", lambda document_id: seen)
+
+    with pytest.raises(Conflict) as raised:
+        _restate(repo, token="second")
+    assert (raised.value.current_revision, raised.value.updated_by) == (2, "bob")
+
+
+def test_document_restate_retried_with_the_same_token_returns_the_current_without_writing(repo):
+    _create(repo)
+    restated = _restate(repo, token="once")
+    writes = repo.writes
+
+    assert _restate(repo, token="once") == restated
+    assert repo.writes == writes
+    assert len(repo.versions("DOC1")) == 1
+
+
+def test_document_restate_of_a_missing_document(repo):
+    with pytest.raises(NotFound):
+        _restate(repo)
+
+
+# --- entries ----------------------------------------------------------------------------------
+
+
+def test_entry_record_takes_the_documents_as_of_date_and_currency(repo):
+    _create(repo, currency="EUR")
+    recorded = services.entry_record(entry=_call(currency="USD"), user="carol", token="t1", repository=repo)
+
+    assert (recorded.as_of_date, recorded.currency, recorded.updated_by) == (Q3, "EUR", "carol")
+    assert repo.entry("DOC1", Kind.CAPITAL_CALL, "POSITION_1") == recorded
+    audit = repo.audit_trail("DOC1")[0]
+    assert (audit.action, audit.target, audit.token) == ("create", "CapitalCall POSITION_1", "t1")
+    assert audit.changes["amount"] == [None, Decimal("100")]
+    assert audit.changes["currency"] == [None, "EUR"]
+
+
+def test_entry_record_refuses_an_existing_entry(repo):
+    _create(repo)
+    services.entry_record(entry=_call(), user="carol", token="t1", repository=repo)
+    with pytest.raises(AlreadyExists):
+        services.entry_record(entry=_call("200"), user="carol", token="t2", repository=repo)
+    assert repo.entry("DOC1", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("100")
+
+
+def test_entry_record_in_a_missing_document(repo):
+    with pytest.raises(NotFound):
+        services.entry_record(entry=_call(), user="carol", repository=repo)
+
+
+def test_entry_change_of_a_missing_entry_is_not_found(repo):
+    _create(repo)
+    with pytest.raises(NotFound):
+        services.entry_change(entry=_call(), user="carol", repository=repo)
+
+
+def test_entry_change_applies_when_unchanged_since_loaded(repo):
+    _create(repo)
+    recorded = services.entry_record(entry=_call(), user="carol", repository=repo)
+    changed = services.entry_change(
+        entry=_call("250"), user="dave", token="t2", loaded_at=recorded.updated_at, repository=repo
+    )
+    assert repo.entry("DOC1", Kind.CAPITAL_CALL, "POSITION_1") == changed
+    audit = repo.audit_trail("DOC1")[0]
+    assert (audit.action, audit.changes) == ("update", {"amount": [Decimal("100"), Decimal("250")]})
+
+
+def test_entry_change_when_changed_since_loaded_is_a_conflict(repo):
+    _create(repo)
+    recorded = services.entry_record(entry=_call(), user="carol", repository=repo)
+    writes = repo.writes
+    with pytest.raises(Conflict) as raised:
+        services.entry_change(entry=_call("250"), user="dave", loaded_at=LONG_AGO, repository=repo)
+    assert (raised.value.updated_by, raised.value.updated_at) == ("carol", recorded.updated_at)
+    assert repo.writes == writes
+
+
+def test_entry_change_overtaken_between_read_and_write_is_a_conflict(repo, monkeypatch):
+    _create(repo)
+    services.entry_record(entry=_call(), user="carol", repository=repo)
+    seen = repo.load_for_entry("DOC1", Kind.CAPITAL_CALL, "POSITION_1")
+    services.entry_change(entry=_call("300", status="Completed"), user="erin", repository=repo)
+    monkeypatch.setattr(repo, "load_for_entry", lambda *args: seen)
+
+    with pytest.raises(Conflict) as raised:
+        services.entry_change(entry=_call("250"), user="dave", repository=repo)
+    assert raised.value.updated_by == "erin"
+    assert repo.entry("DOC1", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("300")
+
+
+def test_entry_change_retried_with_the_same_token_is_success_without_a_second_write(repo):
+    _create(repo)
+    recorded = services.entry_record(entry=_call(), user="carol", repository=repo)
+    changed = services.entry_change(
+        entry=_call("250"), user="dave", token="t2", loaded_at=recorded.updated_at, repository=repo
+    )
+    writes = repo.writes
+
+    again = services.entry_change(
+        entry=_call("250"), user="dave", token="t2", loaded_at=recorded.updated_at, repository=repo
+    )
+    assert again == changed
+    assert repo.writes == writes
+
+
+def test_entry_put_records_then_changes(repo):
+    _create(repo)
+    services.entry_put(entry=_call(), user="carol", repository=repo)
+    services.entry_put(entry=_call("400"), user="carol", repository=repo)
+    assert repo.entry("DOC1", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal("400")
+    assert [a.action for a in repo.audit_trail("DOC1")] == ["update", "create", "create"]
+
+
+def test_entry_remove_audits_the_old_values(repo):
+    _create(repo)
+    entry = Distribution(
+        "DOC1",
+        position_id="POSITION_1",
+        fund_id="FUND_A",
+        investor_id="INVESTOR_1",
+        amount=Decimal("75"),
+        status="Completed",
+        due_date=date(2025, 10, 15),
+    )
+    services.entry_record(entry=entry, user="carol", repository=repo)
+
+    removed = services.entry_remove(
+        document_id="DOC1", kind=Kind.DISTRIBUTION, position_id="POSITION_1", user="dave", repository=repo
+    )
+    assert removed.amount == Decimal("75")
+    with pytest.raises(NotFound):
+        repo.entry("DOC1", Kind.DISTRIBUTION, "POSITION_1")
+    audit = repo.audit_trail("DOC1")[0]
+    assert (audit.action, audit.user, audit.target) == ("delete", "dave", "Distribution POSITION_1")
+    assert audit.changes == {
+        "amount": [Decimal("75"), None],
+        "status": ["Completed", None],
+        "currency": ["USD", None],
+        "due_date": ["2025-10-15", None],
+        "fund_id": ["FUND_A", None],
+        "investor_id": ["INVESTOR_1", None],
+    }
+
+
+def test_entry_remove_of_a_missing_entry_is_not_found(repo):
+    _create(repo)
+    with pytest.raises(NotFound):
+        services.entry_remove(
+            document_id="DOC1", kind=Kind.DISTRIBUTION, position_id="POSITION_1", user="dave", repository=repo
+        )
