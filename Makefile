@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint venv dynamodb-local chromium check-deploy clean
+.PHONY: run test bench lint venv dynamodb-local chromium pdf-libs check-deploy clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,10 +21,14 @@ dynamodb-local: $(STAMP)
 chromium:
 	@bash scripts/ensure_chromium.sh
 
-run: $(STAMP) dynamodb-local
+# Debian's Pango/HarfBuzz and fonts for WeasyPrint (statement PDFs, issue 14).
+pdf-libs:
+	@bash scripts/ensure_pdf_libs.sh
+
+run: $(STAMP) dynamodb-local pdf-libs
 	@bash scripts/run.sh
 
-test: $(STAMP) dynamodb-local chromium
+test: $(STAMP) dynamodb-local chromium pdf-libs
 	$(PY) -m ruff check .
 	DJANGO_SETTINGS_MODULE=fundportal.settings.production DJANGO_SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))') \
 		$(PY) manage.py check --deploy --fail-level WARNING

@@ -72,3 +72,36 @@ def document(document_id: str, positions: list[str], number: int = 0, history: b
 def typed(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Items in DynamoDB's typed JSON form (for BatchWriteItem)."""
     return [to_item(item) for item in items]
+
+
+def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
+    """The position registers of a fund of `positions` positions (issue 13's fund page): each built
+    by the portal's own accumulator from one document's entries, with a commitment, a NAV and its
+    investor copy, plus the fund's catalog entry."""
+    from fundportal.domain.figures import FiguresBuilder
+    from fundportal.dynamo.entities import NetAssetValue
+    from fundportal.dynamo.register import FundCatalogEntry, PositionRegister
+
+    on = as_of(0)
+    ids = [f"{fund_id}_P{n:05d}" for n in range(positions)]
+    items: list[dict[str, Any]] = []
+    for position_id, *made in _grouped(entries(f"{fund_id}_DOC", ids, on, fund_id=fund_id), 3):
+        builder = FiguresBuilder(flows=True)
+        for entry in made:
+            builder.add(entry)
+        first = made[0]
+        builder.add(NetAssetValue(**{**_fields(first), "amount": first.amount * 2, "status": "Active"}))
+        register = PositionRegister(
+            position_id, fund_id, first.investor_id, commitment=Decimal(2_000_000), revision=1
+        ).with_builder(builder)
+        items += [register.to_item(), register.investor_copy_item()]
+    return [*items, FundCatalogEntry(fund_id).to_item()]
+
+
+def _grouped(found: list[PositionEntry], size: int) -> list[list[Any]]:
+    return [[found[i].position_id, *found[i : i + size]] for i in range(0, len(found), size)]
+
+
+def _fields(entry: PositionEntry) -> dict[str, Any]:
+    names = ("document_id", "position_id", "fund_id", "investor_id", "currency", "as_of_date", "updated_at")
+    return {name: getattr(entry, name) for name in names}

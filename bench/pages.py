@@ -33,6 +33,8 @@ DOCUMENTS = 10
 POSITIONS = 100
 DOCUMENT = "PG_00"
 POSITION = "POS_0000"  # in all 10 documents: 30 entries on its page
+FUND = "FUND_BIG"  # issue 13: a fund of FUND_POSITIONS positions, its page one Query of their registers
+FUND_POSITIONS = 1_000
 
 
 class Session:
@@ -152,6 +154,27 @@ def load_data(endpoint: str) -> None:
     for number in range(DOCUMENTS):
         items += data.document(f"PG_{number:02d}", positions, number, history=number == 0)
     load(raw_client(endpoint), TABLE, data.typed(items))
+    load_fund(endpoint, TABLE, FUND_POSITIONS)
+
+
+def load_fund(endpoint: str, table: str, positions: int) -> None:
+    """The registers of a fund of `positions` positions (the fund page's one Query reads them)."""
+    load(raw_client(endpoint), table, data.typed(data.fund_registers(FUND, positions)))
+
+
+def fund_query_cost(table: str) -> dict[str, Any]:
+    """Requests, items and read units of the fund page's one Query (GSI_Entity_Document)."""
+    from fundportal.dynamo.instrumentation import collect
+    from fundportal.dynamo.repositories.register import RegisterRepository
+
+    with collect() as requests:
+        registers = RegisterRepository(TableGateway(table)).fund_positions(FUND)
+    return {
+        "requests": requests.count,
+        "operations": requests.operations,
+        "items": len(registers),
+        "read_units": round(sum(r.read_units for r in requests.records), 1),
+    }
 
 
 def throughput(port: int, cookies: dict[str, str], path: str, requests: int, concurrency: int) -> dict[str, Any]:
@@ -188,14 +211,19 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
     try:
         doc_path = reverse("documents:detail", kwargs={"document_id": DOCUMENT})
         pos_path = reverse("positions:detail", kwargs={"position_id": POSITION})
+        fund_path = reverse("funds:detail", kwargs={"fund_id": FUND})
     except NoReverseMatch as error:
         return {"skipped": f"the pages are not there yet ({error})"}
     load_data(endpoint)
     repository = DocumentRepository(TableGateway(TABLE))
     positions = PositionRepository(TableGateway(TABLE))
+    from fundportal.dynamo.repositories.register import RegisterRepository
+
+    registers = RegisterRepository(TableGateway(TABLE))
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as workdir:
         env = server_env(endpoint, Path(workdir))
         manage(env, "migrate", "--noinput")
+        manage(env, "createcachetable")  # the shared cache (sessions, request log) is a DB cache locally
         manage(env, "ensure_analyst")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
         port = free_port()
@@ -220,17 +248,22 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
                         "document query": lambda: repository.overview(DOCUMENT),
                         "position page": page(pos_path),
                         "position query": lambda: positions.page(POSITION),
+                        "fund page": page(fund_path),
+                        "fund query": lambda: registers.fund_positions(FUND),
                     },
                     trials=max(trials, 20) * 2,
                     warmup=warmup + 2,
                 )
                 session.close()
                 # Throughput: `concurrency` clients hammering one page.
-                loaded = {path: throughput(port, cookies, path, requests, concurrency) for path in (doc_path, pos_path)}
+                loaded = {
+                    path: throughput(port, cookies, path, requests, concurrency)
+                    for path in (doc_path, pos_path, fund_path)
+                }
             finally:
                 stop(server)
     rows = []
-    for label, path in (("document", doc_path), ("position", pos_path)):
+    for label, path in (("document", doc_path), ("position", pos_path), ("fund", fund_path)):
         page_s: Samples = samples[f"{label} page"]
         query_s: Samples = samples[f"{label} query"]
         rows.append(
@@ -253,4 +286,7 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         "pages": rows,
         "page_over_query": rows[0]["page_over_query"],
         "position_page_over_query": rows[1]["page_over_query"],
+        "fund_positions": FUND_POSITIONS,
+        "fund_query": fund_query_cost(TABLE),
+        "fund_page_over_query": rows[2]["page_over_query"],
     }

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
-SECTIONS = ("scale", "overview", "pages", "bulk_load")
+SECTIONS = ("scale", "overview", "pages", "bulk_load", "data_io")
 
 
 @dataclass(frozen=True)
@@ -138,4 +138,9 @@ def run_section(section: str, endpoint: str, plan: Plan, args: argparse.Namespac
         from . import bulk
 
         return bulk.run(endpoint, plan.bulk_items, plan.bulk_rounds)
+    if section == "data_io":  # issue 14: notice import rows/s, XLSX export vs its query
+        from . import data_io
+
+        quick = plan.bulk_items < Plan.full().bulk_items
+        return data_io.run(endpoint, 1_000 if quick else 10_000, 100 if quick else 1_000, plan.trials, plan.warmup)
     raise ValueError(section)

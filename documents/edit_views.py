@@ -17,13 +17,14 @@ from django.utils.functional import cached_property
 from django.views.generic import FormView, TemplateView
 
 from documents import selectors, services
-from documents.forms import KIND_LABELS, CreateDocumentForm, EntryForm, RestateForm
+from documents.forms import KIND_LABELS, CreateDocumentForm, EntryDeleteForm, EntryForm, RestateForm
 from fundportal.domain.money import format_money
 from fundportal.dynamo import AlreadyExists, Conflict
 from fundportal.dynamo.entities import Document, PositionEntry
 from fundportal.dynamo.errors import InvalidId
 from fundportal.dynamo.keys import Kind
 from fundportal.models import EDIT_PERMISSION
+from positions.services import PositionMismatch
 
 
 class EditorRequiredMixin(PermissionRequiredMixin):
@@ -70,7 +71,9 @@ class DocumentCreateView(EditorRequiredMixin, FormView):
 
     def form_valid(self, form: CreateDocumentForm) -> HttpResponse:
         try:
-            document = services.document_create(document=form.document(), activity=form.activity(), user=self.username)
+            document = services.document_create(
+                document=form.document(), activity=form.activity(), user=self.username, token=form.token
+            )
         except AlreadyExists:
             form.add_error("document_id", f"A document with id '{form.cleaned_data['document_id']}' already exists.")
             return self.form_invalid(form)
@@ -139,13 +142,20 @@ class EntryEditView(EditorRequiredMixin, FormView):
                 saved = services.entry_record(entry=entry, user=self.username, token=form.token)
             else:
                 saved = services.entry_change(
-                    entry=entry, user=self.username, token=form.token, loaded_at=form.cleaned_data.get("loaded_at")
+                    entry=entry,
+                    user=self.username,
+                    token=form.token,
+                    expected_revision=form.cleaned_data.get("revision"),
+                    loaded_at=form.cleaned_data.get("loaded_at"),
                 )
         except AlreadyExists:
             form.add_error(
                 None,
                 f"{describe(entry)} already exists in {self.document_id}; change it instead.",
             )
+            return self.form_invalid(form)
+        except PositionMismatch as error:  # fund or investor not the position's (issue 13): 400
+            form.add_error(error.field if error.field in form.fields else None, error.user_message)
             return self.form_invalid(form)
         except Conflict as error:
             return conflict_response(self.request, error, self.document_id)
@@ -164,13 +174,25 @@ class EntryDeleteView(EditorRequiredMixin, TemplateView):
         entry = selectors.entry(
             document_id=kwargs["document_id"], kind=entry_kind(kwargs["kind"]), position_id=kwargs["position_id"]
         )
-        context.update(entry=entry, label=describe(entry))
+        form = EntryDeleteForm(initial={"revision": entry.revision})
+        context.update(entry=entry, label=describe(entry), form=form)
         return context
 
     def post(self, request: HttpRequest, document_id: str, kind: str, position_id: str) -> HttpResponse:
+        """Removes the revision the confirmation page showed; a newer one is a 409, never deleted."""
         entry_type = entry_kind(kind)
+        form = EntryDeleteForm(request.POST)
+        if not form.is_valid():
+            raise InvalidId("removal form", "")
         try:
-            services.entry_remove(document_id=document_id, kind=entry_type, position_id=position_id, user=self.username)
+            services.entry_remove(
+                document_id=document_id,
+                kind=entry_type,
+                position_id=position_id,
+                user=self.username,
+                token=form.token,
+                expected_revision=form.cleaned_data.get("revision"),
+            )
         except Conflict as error:
             return conflict_response(request, error, document_id)
         messages.success(request, f"{KIND_LABELS[entry_type]} for {position_id} removed.")

@@ -3,6 +3,7 @@ see keys or DynamoDB items."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from decimal import Decimal
 from typing import Any
@@ -10,11 +11,15 @@ from typing import Any
 from django import forms
 
 from documents.selectors import KIND_LABELS
+from fundportal.domain import dates
+from fundportal.domain.amounts import typed_amount
 from fundportal.domain.money import CURRENCIES
 from fundportal.dynamo import InvalidId
 from fundportal.dynamo.entities import (
     ACTIVITY_STATUSES,
+    DEFAULT_DOCUMENT_TYPE,
     DOCUMENT_STATUSES,
+    DOCUMENT_TYPES,
     ENTRY_CLASSES,
     ENTRY_STATUSES,
     CapitalActivity,
@@ -24,7 +29,7 @@ from fundportal.dynamo.entities import (
 from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
 
 # Path segments under /documents/ that a document id would shadow.
-RESERVED_DOCUMENT_IDS = frozenset({"new", "search"})
+RESERVED_DOCUMENT_IDS = frozenset({"new", "search", "import"})
 MAX_AMOUNT_DIGITS = 18  # up to 9,999,999,999,999,999.99
 
 
@@ -53,9 +58,26 @@ class IdField(forms.CharField):
             raise forms.ValidationError(error.user_message, code="invalid_id") from None
 
 
+class AmountField(forms.DecimalField):
+    """A DecimalField that accepts what people type ("1,250,000.00": thousands separators) and
+    shows a stored amount the same way ("500,000.00", not "500000"); issue 14."""
+
+    GROUPED = re.compile(r"\s*\d{1,3}(?:,\d{3})+(?:\.\d*)?\s*")
+
+    def to_python(self, value: Any) -> Decimal | None:
+        if isinstance(value, str) and self.GROUPED.fullmatch(value):
+            value = value.replace(",", "").strip()
+        return super().to_python(value)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, Decimal) and value.is_finite():
+            return typed_amount(value)
+        return value
+
+
 def amount_field(**kwargs: Any) -> forms.DecimalField:
-    """Money: a Decimal >= 0 with at most 2 decimal places."""
-    return forms.DecimalField(
+    """Money: a Decimal >= 0 with at most 2 decimal places (thousands separators accepted)."""
+    return AmountField(
         min_value=Decimal(0),
         max_digits=MAX_AMOUNT_DIGITS,
         decimal_places=2,
@@ -68,13 +90,47 @@ class DateInput(forms.DateInput):
     input_type = "date"
 
 
-class CreateDocumentForm(forms.Form):
+def sane_date(value):
+    """As-of and due dates between 1900 and 2100 (fundportal.domain.dates)."""
+    if value is not None and not dates.in_range(value):
+        raise forms.ValidationError(dates.range_message("date"), code="date_range")
+
+
+def date_field(**kwargs: Any) -> forms.DateField:
+    return forms.DateField(widget=DateInput, validators=[sane_date], **kwargs)
+
+
+class SubmissionTokenMixin(forms.Form):
+    """A token made when the form is shown and sent back with it: a resubmission (double click,
+    reload after a lost reply) repeats the same write, which the data layer applies once."""
+
+    request_token = forms.RegexField(regex=r"^[0-9a-f]{32}$", widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["request_token"].initial = uuid.uuid4().hex
+
+    @property
+    def token(self) -> str:
+        """The posted token; a post without one (a script, an old page) is a new write."""
+        return self.cleaned_data.get("request_token") or uuid.uuid4().hex
+
+
+class CreateDocumentForm(SubmissionTokenMixin, forms.Form):
     document_id = IdField(what="document id", label="Document id")
     title = forms.CharField(max_length=200)
     fund_id = IdField(what="fund id", label="Fund id")
-    as_of_date = forms.DateField(label="As-of date", widget=DateInput)
+    as_of_date = date_field(label="As-of date")
     currency = forms.ChoiceField(choices=_choices(CURRENCIES), initial="USD")
     status = forms.ChoiceField(choices=_choices(DOCUMENT_STATUSES), initial="Active")
+    document_type = forms.ChoiceField(
+        label="Type",
+        required=False,  # a form (or script) without it creates an "other" document
+        choices=[(t, t.replace("_", " ").capitalize()) for t in DOCUMENT_TYPES],
+        initial=DEFAULT_DOCUMENT_TYPE,
+        help_text="Capital calls and distributions are read as the period's amounts whatever the type; "
+        "unfunded commitment is the latest balance.",
+    )
     activity_amount = amount_field(label="Capital activity amount", required=False)
     activity_status = forms.ChoiceField(
         label="Capital activity status", choices=[("", "—"), *_choices(ACTIVITY_STATUSES)], required=False
@@ -101,6 +157,7 @@ class CreateDocumentForm(forms.Form):
             as_of_date=data["as_of_date"],
             currency=data["currency"],
             status=data["status"],
+            document_type=data.get("document_type") or DEFAULT_DOCUMENT_TYPE,
         )
 
     def activity(self) -> CapitalActivity | None:
@@ -115,20 +172,10 @@ class CreateDocumentForm(forms.Form):
         )
 
 
-class SubmissionTokenMixin(forms.Form):
-    """A token made when the form is shown and sent back with it: a resubmission (double click,
-    reload after a lost reply) repeats the same write, which the data layer applies once."""
+class EntryDeleteForm(SubmissionTokenMixin, forms.Form):
+    """The removal confirmation: the revision the page showed, and a submission token."""
 
-    request_token = forms.RegexField(regex=r"^[0-9a-f]{32}$", widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["request_token"].initial = uuid.uuid4().hex
-
-    @property
-    def token(self) -> str:
-        """The posted token; a post without one (a script, an old page) is a new write."""
-        return self.cleaned_data.get("request_token") or uuid.uuid4().hex
+    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
 
 
 class EntryForm(SubmissionTokenMixin, forms.Form):
@@ -142,8 +189,9 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
     investor_id = IdField(what="investor id", label="Investor id")
     amount = amount_field()
     status = forms.ChoiceField(choices=_choices(ENTRY_STATUSES), initial="Pending")
-    due_date = forms.DateField(label="Due date", widget=DateInput, required=False)
-    # When changing an entry: the UpdatedAt it was loaded with (optimistic check).
+    due_date = date_field(label="Due date", required=False)
+    # When changing an entry: the revision (and UpdatedAt) it was shown with (optimistic check).
+    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
     loaded_at = forms.DateTimeField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, fixed: bool = False, **kwargs: Any) -> None:
@@ -177,6 +225,7 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
             "amount": entry.amount,
             "status": entry.status,
             "due_date": entry.due_date,
+            "revision": entry.revision,
             "loaded_at": entry.updated_at.isoformat() if entry.updated_at else None,
         }
 

@@ -21,6 +21,7 @@ KIND_LABELS = {
     Kind.CAPITAL_CALL: "Capital call",
     Kind.DISTRIBUTION: "Distribution",
     Kind.UNFUNDED_COMMITMENT: "Unfunded commitment",
+    Kind.NAV: "NAV",
 }
 
 

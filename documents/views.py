@@ -5,28 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.shortcuts import redirect
-from django.views import View
 from django.views.generic import TemplateView
 
-from documents import selectors
+from documents import list_selectors, position_table, selectors
 from fundportal.dynamo import InvalidId
-from fundportal.dynamo.keys import parse_version_id, validate_id
+from fundportal.dynamo.keys import POSITION_KINDS, parse_version_id
 from fundportal.models import EDIT_PERMISSION
-
-
-class DocumentListView(LoginRequiredMixin, TemplateView):
-    """Current documents of one as-of month (month-sharded sparse index), newest first."""
-
-    template_name = "documents/list.html"
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context = super().get_context_data(**kwargs)
-        listing = selectors.document_list(month=self.request.GET.get("month"))
-        context.update(listing=listing, **vars_of(listing))
-        return context
 
 
 def vars_of(model: Any) -> dict[str, Any]:
@@ -34,36 +19,72 @@ def vars_of(model: Any) -> dict[str, Any]:
     return {name: getattr(model, name) for name in model.__dataclass_fields__}
 
 
-class SearchView(LoginRequiredMixin, View):
-    """Jump to a document or position by id."""
-
-    def get(self, request):
-        query = request.GET.get("q", "").strip()
-        try:
-            validate_id(query, "document or position id")
-        except InvalidId as error:
-            messages.error(request, error.user_message)
-            return redirect("documents:list")
-        found = selectors.search(query=query)
-        if found == "document":
-            return redirect("documents:detail", document_id=query)
-        if found == "position":
-            return redirect("positions:detail", position_id=query)
-        messages.error(request, f"No document or position with id '{query}'.")
-        return redirect("documents:list")
-
-
 class DocumentDetailView(LoginRequiredMixin, TemplateView):
     """Everything a document contains, grouped by position, from one Query (pattern 1)."""
 
     template_name = "documents/detail.html"
 
+    def get(self, request, *args: Any, **kwargs: Any):
+        context = self.get_context_data(**kwargs)
+        return self.render_to_response(context, status=400 if context["table_form"].errors else 200)
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        editor = self.request.user.has_perm(EDIT_PERMISSION)
-        page = selectors.document_overview(document_id=kwargs["document_id"], with_edit_urls=editor)
+        # Editing happens on the position-in-document page: one "Edit" link a row (issue 15).
+        page = selectors.document_overview(document_id=kwargs["document_id"])
         context.update(page=page, **vars_of(page), currency=page.currency)
+        form = PositionTableForm(self.request.GET)
+        query = form.table_query() if form.is_valid() else position_table.TableQuery()
+        table = position_table.arrange(page.rows, query)
+        context.update(
+            rows=table.rows,
+            table=table,
+            table_form=form,
+            table_query=query,
+            sort_links=form.sort_links(),
+            entry_columns=[(kind.slug, selectors.KIND_LABELS[kind]) for kind in POSITION_KINDS],
+            type_label=list_selectors.type_label(page.document.document_type),
+            sort_label=next(
+                (selectors.KIND_LABELS[k] for k in POSITION_KINDS if k.slug == query.sort), query.sort.upper()
+            ),
+        )
         return context
+
+
+class PositionTableForm(forms.Form):
+    """`?sort=&order=&position=&investor=&status=` of the document page's positions table."""
+
+    sort = forms.ChoiceField(required=False, choices=[(c, c) for c in position_table.SORT_COLUMNS])
+    order = forms.ChoiceField(required=False, choices=[("asc", "ascending"), ("desc", "descending")])
+    position = forms.CharField(required=False, max_length=64, label="Position")
+    investor = forms.CharField(required=False, max_length=64, label="Investor")
+    status = forms.ChoiceField(
+        required=False, choices=[("", "Any status"), *((s, s) for s in position_table.STATUS_CHOICES)]
+    )
+
+    def table_query(self) -> position_table.TableQuery:
+        data = self.cleaned_data
+        return position_table.TableQuery(
+            sort=data.get("sort") or "position",
+            descending=data.get("order") == "desc",
+            position=(data.get("position") or "").strip(),
+            investor=(data.get("investor") or "").strip(),
+            status=data.get("status") or "",
+        )
+
+    def sort_links(self) -> dict[str, str]:
+        """Per column, the query string that sorts by it (toggling the order if it is the current one)."""
+        current = self.data.get("sort") or "position"
+        descending = self.data.get("order") == "desc"
+        links = {}
+        for column in position_table.SORT_COLUMNS:
+            params = self.data.copy()
+            params["sort"] = column
+            params["order"] = "asc" if column == current and descending else "desc" if column == current else "asc"
+            if column != "position" and column != current:
+                params["order"] = "desc"  # amounts: largest first on the first click
+            links[column] = params.urlencode()
+        return links
 
 
 class PositionInDocumentView(LoginRequiredMixin, TemplateView):

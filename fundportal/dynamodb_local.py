@@ -103,12 +103,9 @@ class DynamoDBLocal:
                 self.process.wait()
 
 
-def start(port: int | None = None, db_path: Path | None = None, in_memory: bool = False) -> DynamoDBLocal:
-    """Start DynamoDB Local bound to 127.0.0.1 and wait until it answers."""
-    if shutil.which("java") is None:
-        raise DynamoDBLocalError("Java 17+ is required to run DynamoDB Local: install a JRE (e.g. openjdk-17-jre)")
-    install()
-    port = port or free_port()
+def command_line(port: int, db_path: Path | None = None, in_memory: bool = False) -> list[str]:
+    """The java command line. Always `-sharedDb`: one database whatever the credentials and
+    region of the caller, so the portal, the AWS CLI and a test see the same tables."""
     command = [
         "java",
         "-Xmx1g",
@@ -120,13 +117,22 @@ def start(port: int | None = None, db_path: Path | None = None, in_memory: bool 
         "-port",
         str(port),
         "-disableTelemetry",
+        "-sharedDb",
     ]
     if in_memory:
-        command += ["-inMemory"]
-    else:
-        db_path = (db_path or BASE_DIR / "var" / "dynamodb").resolve()  # the JVM runs in EMULATOR_DIR
-        db_path.mkdir(parents=True, exist_ok=True)
-        command += ["-sharedDb", "-dbPath", str(db_path)]
+        return [*command, "-inMemory"]
+    db_path = (db_path or BASE_DIR / "var" / "dynamodb").resolve()  # the JVM runs in EMULATOR_DIR
+    db_path.mkdir(parents=True, exist_ok=True)
+    return [*command, "-dbPath", str(db_path)]
+
+
+def start(port: int | None = None, db_path: Path | None = None, in_memory: bool = False) -> DynamoDBLocal:
+    """Start DynamoDB Local bound to 127.0.0.1 and wait until it answers."""
+    if shutil.which("java") is None:
+        raise DynamoDBLocalError("Java 17+ is required to run DynamoDB Local: install a JRE (e.g. openjdk-17-jre)")
+    install()
+    port = port or free_port()
+    command = command_line(port, db_path, in_memory)
     log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the JVM
     process = subprocess.Popen(command, cwd=EMULATOR_DIR, stdout=log, stderr=subprocess.STDOUT)
     server = DynamoDBLocal(process, port, log)

@@ -1,15 +1,18 @@
-"""Per-request DynamoDB accounting, and the 503 page when DynamoDB is unavailable."""
+"""Per-request DynamoDB accounting and time budget, and the 503 page when DynamoDB is unavailable."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from fundportal.dynamo import budget
 from fundportal.dynamo.errors import (
     BadCursor,
+    CursorExpired,
     DataLayerError,
     IdempotencyMismatch,
     InvalidId,
@@ -23,14 +26,16 @@ log = logging.getLogger("fundportal.requests")
 
 class DynamoDBMiddleware:
     """Collects every DynamoDB call made while serving a request into `request.dynamodb`,
-    logs the page's cost for the admin request log, and turns data-layer errors that escape
-    a view into the right error page (503, 404, 400) instead of a stack trace."""
+    logs the page's cost for the admin request log, gives the request's DynamoDB calls one time
+    budget (`DYNAMODB_REQUEST_BUDGET` seconds, below gunicorn's worker timeout), and turns
+    data-layer errors that escape a view into the right error page (503, 404, 400) instead of a
+    stack trace. The 503 page says nothing internal: table names and causes go to the log."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        with collect() as collector:
+        with collect() as collector, budget.limit(getattr(settings, "DYNAMODB_REQUEST_BUDGET", None)):
             request.dynamodb = collector
             response = self.get_response(request)
         if collector.count and not request.path.startswith("/static/"):
@@ -46,10 +51,13 @@ class DynamoDBMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, StoreUnavailable):
-            log.error("503 for %s: %s", request.path, exception.reason)
-            return render(request, "503.html", {"reason": exception.reason}, status=503)
+            log.error("503 for %s: %s (%s)", request.path, exception.reason, type(exception).__name__)
+            return render(request, "503.html", status=503)
         if isinstance(exception, NotFound):
             return render(request, "404.html", {"message": exception.user_message}, status=404)
+        if isinstance(exception, CursorExpired):
+            context = {"message": exception.user_message, "first_page_url": request.path}
+            return render(request, "400.html", context, status=400)
         if isinstance(exception, (InvalidId, BadCursor)):
             return render(request, "400.html", {"message": exception.user_message}, status=400)
         if isinstance(exception, IdempotencyMismatch):
@@ -58,5 +66,5 @@ class DynamoDBMiddleware:
             # Anything else the data layer refused (a request DynamoDB rejected): logged, and
             # the user sees the plain 503 page rather than a stack trace.
             log.error("503 for %s: %r", request.path, exception)
-            return render(request, "503.html", {"reason": "the request could not be completed"}, status=503)
+            return render(request, "503.html", status=503)
         return None

@@ -362,6 +362,21 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         removed = maintenance.delete_partitions(
             [keys.document_pk(document_id), keys.audit_pk(document_id)], repository.gateway.table
         )
+        # the search items (issue 15) its document and entry named
+        search = [
+            keys.search_keys(kind, target)
+            for kind, target in (
+                (keys.SearchKind.DOCUMENT, document_id),
+                (keys.SearchKind.POSITION, position_id),
+                (keys.SearchKind.FUND, "EXPLAIN"),
+                (keys.SearchKind.INVESTOR, "EXPLAIN"),
+            )
+        ]
+        repository.gateway.batch_write((), delete_keys=search)
+        removed += len(search)
+        # the position register its entry created (issue 13): register, investor copy, fund catalog
+        removed += maintenance.delete_partitions([keys.register_pk(position_id)], repository.gateway.table)
+        repository.gateway.batch_write((), delete_keys=[keys.fund_catalog_keys("EXPLAIN")])
         log.debug("access-pattern explain removed %d throwaway items of %s", removed, document_id)
     return results
 

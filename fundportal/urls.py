@@ -14,6 +14,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("documents/", include("documents.urls")),
     path("positions/", include("positions.urls")),
+    path("funds/", include("funds.urls")),
+    path("investors/", include("funds.investor_urls")),
 ]
 
 handler400 = "fundportal.views.bad_request"

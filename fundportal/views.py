@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from fundportal.dynamo import tables
 from fundportal.dynamo.errors import StoreUnavailable
@@ -14,19 +14,26 @@ from fundportal.dynamo.errors import StoreUnavailable
 
 @login_not_required
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when DynamoDB answers and the table and its indexes are ACTIVE, else 503."""
+    """200 when DynamoDB answers and the table and its indexes are ACTIVE, else 503 (GET or
+    HEAD). Anonymous callers (load balancers) get the status only; staff also get the table,
+    its status, item count and the reason: nothing internal is disclosed to the world."""
     try:
         status = tables.describe()
     except StoreUnavailable as error:
-        return JsonResponse({"status": "unavailable", "reason": error.reason}, status=503)
-    body = {"table": status.name, "table_status": status.status, "item_count": status.item_count}
-    if status.status == "MISSING":
-        return JsonResponse({**body, "status": "unavailable", "reason": "table does not exist"}, status=503)
-    if not status.active:
-        return JsonResponse({**body, "status": "unavailable", "reason": "table or index not ACTIVE"}, status=503)
-    return JsonResponse({**body, "status": "ok"})
+        body, code = {"status": "unavailable", "reason": error.reason}, 503
+    else:
+        body = {"table": status.name, "table_status": status.status, "item_count": status.item_count}
+        if status.status == "MISSING":
+            body, code = {**body, "status": "unavailable", "reason": "table does not exist"}, 503
+        elif not status.active:
+            body, code = {**body, "status": "unavailable", "reason": "table or index not ACTIVE"}, 503
+        else:
+            body, code = {**body, "status": "ok"}, 200
+    if not request.user.is_staff:
+        body = {"status": body["status"]}
+    return JsonResponse(body, status=code)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None):

@@ -5,7 +5,7 @@ comes from `fundportal.domain.figures`."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -16,9 +16,11 @@ from fundportal.domain.figures import Figures, FiguresBuilder
 from fundportal.dynamo.entities import PositionEntry
 from fundportal.dynamo.errors import BadCursor, NotFound
 from fundportal.dynamo.keys import POSITION_KINDS, Kind
+from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories import PositionRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
 from fundportal.templatetags.charts import ChartPoint
+from funds.selectors import PositionLine, position_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,10 @@ class PositionHistory:
     page_number: int
     next_cursor: str | None
     newer_cursor: str | None
+    # The position register (issue 13), first in the first page's Query: the headline figures,
+    # commitment and returns of the whole position (not summed from the rows in view).
+    register: PositionRegister | None = None
+    headline: list[PositionLine] = field(default_factory=list)
 
     @property
     def is_paged(self) -> bool:
@@ -107,17 +113,27 @@ def position_history(
     repository: PositionRepository | None = None,
 ) -> PositionHistory:
     """One page (one Query) of a position across documents, with running figures per currency.
-    The next page's cursor carries this page's figures, so totals stay exact across pages."""
+    The next page's cursor carries this page's figures, so totals stay exact across pages, plus
+    a bounded back-reference (this page's start key and starting figures) for the "previous
+    page" link, never the whole history: a cursor's size does not grow with the page number.
+    Cursors expire (`CURSOR_MAX_AGE`), so the totals an old link carries are never shown stale."""
     page = (repository or PositionRepository()).page(position_id, cursor=cursor, limit=page_size)
-    if not page.entries and cursor is None:
+    if not page.entries and page.register is None and cursor is None:
         raise NotFound("Position", position_id)
     start = _carried(page.carried)
     builder = FiguresBuilder(start)
     rows = document_rows(page.entries, builder, with_edit_urls=with_edit_urls)
     figures = builder.by_currency()
-    page_number = int(page.carried.get("page") or 1)
-    next_cursor = page.next_cursor(
-        {"figures": [f.to_carry() for f in figures], "page": page_number + 1, "prev": cursor}
+    page_number = _page_number(page.carried)
+    here = {"k": page.start_reference, "figures": page.carried.get("figures") or []}
+    next_cursor = page.next_cursor({"figures": [f.to_carry() for f in figures], "page": page_number + 1, "back": here})
+    back = page.carried.get("back") if isinstance(page.carried.get("back"), dict) else {}
+    # Page 2's previous page is page 1 (no cursor: the template links to it); further back, the
+    # reference rebuilds the previous page's cursor (whose own "previous" is then the first page).
+    newer_cursor = (
+        page.cursor_at(back.get("k"), {"figures": back.get("figures") or [], "page": page_number - 1})
+        if page_number > 2
+        else None
     )
     first = page.entries[0] if page.entries else None
     charts = [
@@ -132,18 +148,31 @@ def position_history(
         )
         for index, currency in enumerate(sorted({r.currency for r in rows}))
     ]
+    register = page.register
     return PositionHistory(
         position_id=position_id,
-        fund_id=first.fund_id if first else "",
-        investor_id=first.investor_id if first else "",
+        fund_id=register.fund_id if register else first.fund_id if first else "",
+        investor_id=register.investor_id if register else first.investor_id if first else "",
         rows=rows,
         start=start,
         figures=figures,
         charts=charts,
         page_number=page_number,
         next_cursor=next_cursor,
-        newer_cursor=page.carried.get("prev"),
+        newer_cursor=newer_cursor,
+        register=register,
+        headline=position_lines(register) if register else [],
     )
+
+
+def _page_number(carried: dict[str, Any]) -> int:
+    try:
+        number = int(carried.get("page") or 1)
+    except (TypeError, ValueError) as error:
+        raise BadCursor() from error
+    if number < 1:
+        raise BadCursor()
+    return number
 
 
 def _carried(carried: dict[str, Any]) -> list[Figures]:

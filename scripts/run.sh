@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # make run: DynamoDB Local (data on disk under var/dynamodb), Django's database, the table,
-# the seed sample when empty, an account to sign in with, static files, gunicorn on :8000.
-# Ctrl-C stops everything it started.
+# the seed sample when empty, an account to sign in with, static files, gunicorn on
+# 127.0.0.1:$PORT (default 8000). Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-fundportal.settings.local}"
-PORT="${DYNAMODB_LOCAL_PORT:-8100}"
-export DYNAMODB_ENDPOINT_URL="${DYNAMODB_ENDPOINT_URL:-http://127.0.0.1:$PORT}"
+PORT="${PORT:-8000}"
+DDB_PORT="${DYNAMODB_LOCAL_PORT:-8100}"
+export DYNAMODB_ENDPOINT_URL="${DYNAMODB_ENDPOINT_URL:-http://127.0.0.1:$DDB_PORT}"
+# gunicorn kills a worker after --timeout s; the DynamoDB budget of a request
+# (DYNAMODB_REQUEST_BUDGET, default 25 s) ends it earlier with the 503 page.
+BUDGET="${DYNAMODB_REQUEST_BUDGET:-25}"
+TIMEOUT=$(( ${BUDGET%.*} + 10 ))
 mkdir -p var
 
 pids=()
@@ -23,23 +28,25 @@ if ! command -v java >/dev/null; then
   echo "error: Java 17+ is required for DynamoDB Local: install a JRE (e.g. apt-get install openjdk-17-jre-headless)" >&2
   exit 1
 fi
-$PY -m fundportal.dynamodb_local serve --port "$PORT" --db-path var/dynamodb &
+$PY -m fundportal.dynamodb_local serve --port "$DDB_PORT" --db-path var/dynamodb &
 pids+=($!)
-echo "Waiting for DynamoDB Local on 127.0.0.1:$PORT..."
+echo "Waiting for DynamoDB Local on 127.0.0.1:$DDB_PORT..."
 for i in $(seq 1 600); do
-  if (echo >"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
+  if (echo >"/dev/tcp/127.0.0.1/$DDB_PORT") 2>/dev/null; then break; fi
   if ! kill -0 "${pids[0]}" 2>/dev/null; then echo "error: DynamoDB Local did not start" >&2; exit 1; fi
   if [ "$i" = 600 ]; then echo "error: DynamoDB Local did not answer within 120 s" >&2; exit 1; fi
   sleep 0.2
 done
 
 $PY manage.py migrate --noinput
-$PY manage.py create_table
+$PY manage.py createcachetable
+$PY manage.py create_table   # also upgrades an existing table: missing or changed indexes (issue 13)
 $PY manage.py seed_demo --sample --if-empty
+$PY manage.py verify_positions --repair -v 0 || echo "warning: verify_positions found differences it could not repair (see above)" >&2
 $PY manage.py ensure_analyst
 $PY manage.py collectstatic --noinput --verbosity 0
 
-echo "Serving on http://127.0.0.1:8000/ (Ctrl-C stops)"
-.venv/bin/gunicorn fundportal.wsgi --bind 127.0.0.1:8000 --workers 2 --access-logfile - &
+echo "Serving on http://127.0.0.1:$PORT/ (Ctrl-C stops)"
+.venv/bin/gunicorn fundportal.wsgi --bind "127.0.0.1:$PORT" --workers 2 --timeout "$TIMEOUT" --access-logfile - &
 pids+=($!)
 wait -n "${pids[@]}"

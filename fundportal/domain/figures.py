@@ -14,8 +14,21 @@
   the greatest (as_of_date or date.min, updated_at or datetime.min UTC, document_id); naive
   timestamps are read as UTC, and a full tie keeps the larger amount, so the pick never depends
   on the order entries arrive in, nor on where a page boundary falls.
+- NAV (issue 13) is the amount of the latest non-cancelled NAV entry of the currency, by the
+  same "latest" rule as unfunded. RVPI = NAV / called; TVPI = (distributed + NAV) / called
+  (pending included, like DPI); both None without a NAV or with nothing called.
+- % called = called / commitment, as a percentage to 0.1 (None without a commitment).
 - Never add across currencies: every figure is per currency (one `Figures` per currency), and
   `Money` raises TypeError if two currencies ever meet in a sum or a ratio.
+- IRR is in `fundportal.domain.returns` (dated flows; this builder can keep them per currency).
+- Document types (issue 15: capital_call_notice, distribution_notice, capital_account_statement,
+  quarterly_report, other) do not change how an entry is read; the entry's kind does. Capital
+  calls and distributions are period flows in every type: the amount called or paid in that
+  document's period, never an inception-to-date balance, so they are summed across documents
+  (a capital account statement records the period's calls and distributions, not cumulative
+  ones). Unfunded commitment (and NAV) are point-in-time balances in every type: the latest
+  entry is taken, never a sum, so a capital account statement's unfunded commitment replaces
+  the earlier one instead of adding to it. No figure reads `DocumentType`.
 """
 
 from __future__ import annotations
@@ -34,9 +47,14 @@ PENDING = "Pending"
 CANCELLED = "Cancelled"
 SETTLED = ("Completed", "Active")  # the known settled statuses; any status but Pending/Cancelled settles
 _CENT = Decimal("0.01")
+_TENTH = Decimal("0.1")
 _MIN_AT = datetime.min.replace(tzinfo=UTC)
 
 UnfundedKey = tuple[date, datetime, str]
+
+
+Rank = tuple[UnfundedKey, Decimal]  # (latest key, amount) of an unfunded or NAV entry
+LATEST_KINDS = (Kind.UNFUNDED_COMMITMENT, Kind.NAV)  # kinds whose figure is the latest entry, not a sum
 
 
 class EntryLike(Protocol):
@@ -56,6 +74,8 @@ class EntryLike(Protocol):
     def as_of_date(self) -> date | None: ...
     @property
     def updated_at(self) -> datetime | None: ...
+    @property
+    def flow_date(self) -> date | None: ...
 
 
 def counts(status: str) -> bool:
@@ -93,8 +113,36 @@ def _rank(entry: EntryLike) -> tuple[UnfundedKey, Decimal]:
 
 def latest_unfunded(entries: Iterable[EntryLike]) -> EntryLike | None:
     """The latest non-cancelled unfunded-commitment entry (rule in the module docstring), or None."""
-    unfunded = (e for e in entries if e.kind is Kind.UNFUNDED_COMMITMENT and counts(e.status))
-    return max(unfunded, key=_rank, default=None)
+    return latest(entries, Kind.UNFUNDED_COMMITMENT)
+
+
+def latest(entries: Iterable[EntryLike], kind: Kind) -> EntryLike | None:
+    """The latest non-cancelled entry of `kind` (unfunded commitment or NAV), or None."""
+    found = (e for e in entries if e.kind is kind and counts(e.status))
+    return max(found, key=_rank, default=None)
+
+
+def percent_called(called: Money, commitment: Money | None) -> Decimal | None:
+    """called / commitment as a percentage to 0.1 (half-even); None without a commitment."""
+    if commitment is None or not commitment.amount:
+        return None
+    if called.currency != commitment.currency:
+        raise TypeError(f"ratio across currencies: {called.currency.code} / {commitment.currency.code}")
+    return (called.amount * 100 / commitment.amount).quantize(_TENTH, rounding=ROUND_HALF_EVEN)
+
+
+def rvpi(figures: Figures) -> Decimal | None:
+    """Residual value to paid-in: NAV / called; None without a NAV (value unknown) or a call."""
+    if figures.nav is None:
+        return None
+    return ratio(figures.nav, figures.called)
+
+
+def tvpi(figures: Figures) -> Decimal | None:
+    """Total value to paid-in: (distributed + NAV) / called; None without a NAV or a call."""
+    if figures.nav is None:
+        return None
+    return ratio(figures.distributed + figures.nav, figures.called)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +157,14 @@ class Figures:
     unfunded: Money | None = None
     unfunded_as_of: date | None = None
     unfunded_key: UnfundedKey | None = field(default=None, compare=False, repr=False)
+    nav: Money | None = None
+    nav_as_of: date | None = None
+    nav_key: UnfundedKey | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         amounts = (self.called_settled, self.called_pending, self.distributed_settled, self.distributed_pending)
-        for value in (*amounts, self.unfunded) if self.unfunded is not None else amounts:
+        optional = tuple(v for v in (self.unfunded, self.nav) if v is not None)
+        for value in (*amounts, *optional):
             if value.currency.code != self.currency:
                 raise TypeError(f"{value!r} in figures of {self.currency}")
         if self.unfunded is None:  # the key ranks the unfunded entry: none without one
@@ -135,6 +187,14 @@ class Figures:
     @property
     def dpi_settled(self) -> Decimal | None:
         return ratio(self.distributed_settled, self.called_settled)
+
+    @property
+    def rvpi(self) -> Decimal | None:
+        return rvpi(self)
+
+    @property
+    def tvpi(self) -> Decimal | None:
+        return tvpi(self)
 
     def to_carry(self) -> dict[str, str | None]:
         """JSON-safe strings (for a signed page cursor); `from_carry` is the inverse."""
@@ -180,19 +240,25 @@ _CARRY_FIELDS = frozenset(("currency", *_CARRY_AMOUNTS, "unfunded", *_CARRY_RANK
 class FiguresBuilder:
     """The accumulator every page, CSV and command uses; may continue from carried figures."""
 
-    __slots__ = ("_sums", "_unfunded")
+    __slots__ = ("_flows", "_nav", "_sums", "_unfunded")
 
-    def __init__(self, start: Iterable[Figures] = ()) -> None:
+    def __init__(self, start: Iterable[Figures] = (), *, flows: bool = False) -> None:
         # currency -> [called settled, called pending, distributed settled, distributed pending]
         self._sums: dict[str, list[Decimal]] = {}
         # currency -> (key, amount) of the latest unfunded entry so far
         self._unfunded: dict[str, tuple[UnfundedKey, Decimal]] = {}
+        # currency -> (key, amount) of the latest NAV entry so far
+        self._nav: dict[str, Rank] = {}
+        # currency -> flow date -> [calls, distributions] (IRR's cash flows), when asked for
+        self._flows: dict[str, dict[date, list[Decimal]]] | None = {} if flows else None
         for figures in start:
             sums = self._bucket(figures.currency)
             for index, name in enumerate(_CARRY_AMOUNTS):
                 sums[index] += getattr(figures, name).amount
             if figures.unfunded is not None and figures.unfunded_key is not None:  # always both or neither
                 self._offer_unfunded(figures.currency, (figures.unfunded_key, figures.unfunded.amount))
+            if figures.nav is not None and figures.nav_key is not None:
+                self._offer(self._nav, figures.currency, (figures.nav_key, figures.nav.amount))
 
     def _bucket(self, currency: str) -> list[Decimal]:
         sums = self._sums.get(currency)
@@ -202,6 +268,21 @@ class FiguresBuilder:
         current = self._unfunded.get(currency)
         if current is None or rank > current:
             self._unfunded[currency] = rank
+
+    @staticmethod
+    def _offer(latest: dict[str, Rank], currency: str, rank: Rank) -> None:
+        current = latest.get(currency)
+        if current is None or rank > current:
+            latest[currency] = rank
+
+    def _flow(self, code: str, entry: EntryLike, column: int, amount: Decimal) -> None:
+        if self._flows is None or (on := entry.flow_date) is None:
+            return
+        by_date = self._flows.setdefault(code, {})
+        flow = by_date.setdefault(on, [Decimal(0), Decimal(0)])
+        flow[column] += amount
+        if not flow[0] and not flow[1]:
+            del by_date[on]
 
     def add(self, entry: EntryLike) -> None:
         """Count one entry: Cancelled is ignored; unfunded keeps the latest by the rule."""
@@ -213,31 +294,119 @@ class FiguresBuilder:
         kind = entry.kind
         if kind is Kind.CAPITAL_CALL:
             sums[1 if status == PENDING else 0] += value.amount
+            self._flow(value.currency.code, entry, 0, value.amount)
         elif kind is Kind.DISTRIBUTION:
             sums[3 if status == PENDING else 2] += value.amount
+            self._flow(value.currency.code, entry, 1, value.amount)
         elif kind is Kind.UNFUNDED_COMMITMENT:
             self._offer_unfunded(value.currency.code, _rank(entry))
+        elif kind is Kind.NAV:
+            self._offer(self._nav, value.currency.code, _rank(entry))
         else:
             raise ValueError(f"{kind} is not a position entry")
+
+    def remove(self, entry: EntryLike) -> Kind | None:
+        """Un-count an entry counted before (a change or removal), the exact inverse of `add` for
+        sums and flows. If it was the latest unfunded/NAV entry, that figure is dropped and its
+        kind returned: the caller must `reconsider` the remaining entries of that kind."""
+        if entry.status == CANCELLED:
+            return None
+        value = money(entry.amount, entry.currency)
+        code = value.currency.code
+        kind = entry.kind
+        if kind in LATEST_KINDS:
+            latest = self._unfunded if kind is Kind.UNFUNDED_COMMITMENT else self._nav
+            if latest.get(code) == _rank(entry):
+                del latest[code]
+                return kind
+            return None
+        sums = self._bucket(code)
+        if kind is Kind.CAPITAL_CALL:
+            sums[1 if entry.status == PENDING else 0] -= value.amount
+            self._flow(code, entry, 0, -value.amount)
+        elif kind is Kind.DISTRIBUTION:
+            sums[3 if entry.status == PENDING else 2] -= value.amount
+            self._flow(code, entry, 1, -value.amount)
+        else:
+            raise ValueError(f"{kind} is not a position entry")
+        return None
+
+    def reconsider(self, kind: Kind, entries: Iterable[EntryLike]) -> None:
+        """Offer every counted entry of `kind` (unfunded or NAV) as the latest again (after `remove`
+        dropped the latest): only the latest rule runs, no sums are touched."""
+        latest = self._unfunded if kind is Kind.UNFUNDED_COMMITMENT else self._nav
+        for entry in entries:
+            if entry.kind is kind and counts(entry.status):
+                self._offer(latest, money(entry.amount, entry.currency).currency.code, _rank(entry))
+
+    # --- the builder's state (the position register stores it; `restore` is the inverse) ---
+
+    def state(self) -> dict[str, dict[str, Any]]:
+        """Per currency: sums, latest unfunded and NAV (key, amount), and flows if kept."""
+        codes = sorted(set(self._sums) | set(self._unfunded) | set(self._nav))
+        flows = self._flows or {}
+        # A currency with nothing left (its last entry removed) is dropped: the state equals a
+        # fresh count of the entries, whatever was added and removed before.
+        codes = [
+            c
+            for c in codes
+            if any(self._sums.get(c, ())) or c in self._unfunded or c in self._nav or flows.get(c)
+        ]
+        return {
+            code: {
+                "sums": list(self._sums.get(code, [Decimal(0)] * 4)),
+                "unfunded": self._unfunded.get(code),
+                "nav": self._nav.get(code),
+                "flows": dict(sorted((self._flows or {}).get(code, {}).items())),
+            }
+            for code in codes
+        }
+
+    @classmethod
+    def restore(cls, state: dict[str, dict[str, Any]]) -> FiguresBuilder:
+        builder = cls(flows=True)
+        for code, data in state.items():
+            builder._bucket(code)[:] = list(data["sums"])
+            if data.get("unfunded") is not None:
+                builder._unfunded[code] = data["unfunded"]
+            if data.get("nav") is not None:
+                builder._nav[code] = data["nav"]
+            flows = {on: list(pair) for on, pair in (data.get("flows") or {}).items()}
+            if flows:
+                assert builder._flows is not None
+                builder._flows[code] = flows
+        return builder
+
+    def flows(self, currency: str) -> list[tuple[date, Decimal]]:
+        """IRR's cash flows of `currency` by date: calls negative, distributions positive."""
+        by_date = (self._flows or {}).get(currency_code(currency), {})
+        return [(on, pair[1] - pair[0]) for on, pair in sorted(by_date.items()) if pair[1] - pair[0]]
 
     def figures(self, currency: str) -> Figures:
         """The figures of `currency` (zero figures if it has nothing)."""
         code = currency_code(currency)
         amounts = [money(value, code) for value in self._sums.get(code, [Decimal(0)] * 4)]
+        nav: dict[str, Any] = {}
+        if (latest_nav := self._nav.get(code)) is not None:
+            key, amount = latest_nav
+            nav = {"nav": money(amount, code), "nav_as_of": None if key[0] == date.min else key[0], "nav_key": key}
         if (unfunded := self._unfunded.get(code)) is None:
-            return Figures(code, *amounts)
+            return Figures(code, *amounts, **nav)
         key, amount = unfunded  # the key's date is the as-of date, date.min standing for none
-        return Figures(code, *amounts, money(amount, code), None if key[0] == date.min else key[0], key)
+        return Figures(code, *amounts, money(amount, code), None if key[0] == date.min else key[0], key, **nav)
 
     def by_currency(self) -> list[Figures]:
         """Figures of every currency seen (Cancelled-only currencies are not seen), by currency code."""
-        return [self.figures(code) for code in sorted(self._sums)]
+        return [self.figures(code) for code in sorted(set(self._sums) | set(self._nav))]
 
     def snapshot(self) -> FiguresBuilder:
         """An independent copy (running totals after each row)."""
         copy = FiguresBuilder.__new__(FiguresBuilder)
         copy._sums = {code: sums.copy() for code, sums in self._sums.items()}
         copy._unfunded = self._unfunded.copy()
+        copy._nav = self._nav.copy()
+        flows = self._flows
+        copy._flows = None if flows is None else {c: {d: p.copy() for d, p in f.items()} for c, f in flows.items()}
         return copy
 
 
@@ -263,11 +432,18 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
     for code in sorted(by_currency):
         group = by_currency[code]
         amounts = [sum((getattr(f, name) for f in group), zero(code)) for name in _CARRY_AMOUNTS]
+        valued = [f for f in group if f.nav is not None]
+        nav: dict[str, Any] = {}
+        if valued:  # every position has its own NAV: the total is their sum, as of the latest date
+            nav = {
+                "nav": sum((f.nav for f in valued), zero(code)),
+                "nav_as_of": max((f.nav_as_of for f in valued if f.nav_as_of), default=None),
+            }
         committed = [f for f in group if f.unfunded is not None]
         if not committed:
-            totals.append(Figures(code, *amounts))
+            totals.append(Figures(code, *amounts, **nav))
             continue
         unfunded = sum((f.unfunded for f in committed), zero(code))
         as_of = max((f.unfunded_as_of for f in committed if f.unfunded_as_of), default=None)
-        totals.append(Figures(code, *amounts, unfunded, as_of))
+        totals.append(Figures(code, *amounts, unfunded, as_of, **nav))
     return totals

@@ -6,7 +6,7 @@ Requests are made by `gateway.call`, never here.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import boto3
@@ -34,8 +34,8 @@ class ClientSettings:
             region=getattr(settings, "AWS_REGION", "us-east-1"),
             table=settings.DYNAMODB_TABLE,
             max_attempts=int(getattr(settings, "DYNAMODB_MAX_ATTEMPTS", 4)),
-            connect_timeout=getattr(settings, "DYNAMODB_CONNECT_TIMEOUT", 2.0),
-            read_timeout=getattr(settings, "DYNAMODB_READ_TIMEOUT", 5.0),
+            connect_timeout=getattr(settings, "DYNAMODB_CONNECT_TIMEOUT", 1.0),
+            read_timeout=getattr(settings, "DYNAMODB_READ_TIMEOUT", 3.0),
             max_pool_connections=int(getattr(settings, "DYNAMODB_MAX_POOL_CONNECTIONS", 32)),
             fast_query_parse=bool(getattr(settings, "DYNAMODB_FAST_QUERY_PARSE", True)),
         )
@@ -59,9 +59,15 @@ _lock = threading.Lock()
 _clients: dict[ClientSettings, Any] = {}
 
 
-def get_client() -> Any:
-    """The botocore DynamoDB client for the current settings."""
+def get_client(limits: tuple[float, float, int] | None = None) -> Any:
+    """The botocore DynamoDB client for the current settings; `limits` (connect timeout, read
+    timeout, attempts) overrides the settings so a call fits the request's time budget."""
     config = ClientSettings.from_django()
+    if limits is not None:
+        connect_timeout, read_timeout, max_attempts = limits
+        config = replace(
+            config, connect_timeout=connect_timeout, read_timeout=read_timeout, max_attempts=max_attempts
+        )
     client = _clients.get(config)
     if client is None:
         with _lock:

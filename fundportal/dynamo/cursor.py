@@ -1,14 +1,17 @@
 """Opaque page cursors: DynamoDB's LastEvaluatedKey, signed and bound to the query it came
-from, so a tampered cursor or one taken from another query is refused."""
+from, so a tampered cursor or one taken from another query is refused. Cursors are signed with
+a timestamp and expire after `CURSOR_MAX_AGE` seconds (default 1 hour): an old link whose
+carried running totals may no longer be true is refused (CursorExpired) rather than shown."""
 
 from __future__ import annotations
 
 import hashlib
 from typing import Any
 
+from django.conf import settings
 from django.core import signing
 
-from .errors import BadCursor
+from .errors import BadCursor, CursorExpired
 
 _SALT = "fundportal.dynamo.cursor"
 
@@ -28,7 +31,9 @@ def encode(last_key: dict[str, Any], query: tuple[Any, ...], extra: dict[str, An
 def decode(cursor: str, query: tuple[Any, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Return (ExclusiveStartKey, extra) or raise BadCursor."""
     try:
-        payload = signing.loads(cursor, salt=_SALT)
+        payload = signing.loads(cursor, salt=_SALT, max_age=getattr(settings, "CURSOR_MAX_AGE", 3600))
+    except signing.SignatureExpired as error:
+        raise CursorExpired() from error
     except (signing.BadSignature, ValueError, TypeError, UnicodeError) as error:
         raise BadCursor() from error
     if not isinstance(payload, dict) or payload.get("q") != _binding(query) or not isinstance(payload.get("k"), dict):

@@ -27,6 +27,16 @@ __all__ = ["CURRENCIES"]
 LATEST = "Latest"
 HISTORICAL = "Historical"
 DOCUMENT_STATUSES = ("Active", "Draft", "Final")
+# What kind of document it is (issue 15); set on create, shown and filtered on the list. A
+# document stored without one (before types existed) reads as "other".
+DOCUMENT_TYPES = (
+    "capital_call_notice",
+    "distribution_notice",
+    "capital_account_statement",
+    "quarterly_report",
+    "other",
+)
+DEFAULT_DOCUMENT_TYPE = "other"
 ACTIVITY_STATUSES = ("Pending", "Completed", "Cancelled")
 ENTRY_STATUSES = ("Pending", "Completed", "Active", "Cancelled")
 
@@ -177,6 +187,7 @@ class Document(Versioned):
     as_of_date: date | None = stored("AsOfDate", DATE)
     status: str = stored("Status", TEXT, "Active")
     currency: str = stored("Currency", TEXT, "USD")
+    document_type: str = stored("DocumentType", TEXT, DEFAULT_DOCUMENT_TYPE)
 
     def to_item(self) -> dict[str, Any]:
         item = Versioned.to_item(self)
@@ -225,6 +236,8 @@ class PositionEntry:
     due_date: date | None = stored("DueDate", DATE)
     updated_at: datetime | None = stored("UpdatedAt", DATETIME)
     updated_by: str | None = stored("UpdatedBy")
+    # Incremented on every change: the version a form showed (UpdatedAt is whole seconds).
+    revision: int = stored("Revision", INTEGER, 1)
 
     @property
     def kind(self) -> Kind:
@@ -287,10 +300,18 @@ class UnfundedCommitment(PositionEntry):
     KIND: ClassVar[Kind] = Kind.UNFUNDED_COMMITMENT
 
 
+@dataclass(frozen=True, slots=True)
+class NetAssetValue(PositionEntry):
+    """The capital account's value (NAV) at the document's as-of date (issue 13)."""
+
+    KIND: ClassVar[Kind] = Kind.NAV
+
+
 ENTRY_CLASSES: dict[Kind, type[PositionEntry]] = {
     Kind.CAPITAL_CALL: CapitalCall,
     Kind.DISTRIBUTION: Distribution,
     Kind.UNFUNDED_COMMITMENT: UnfundedCommitment,
+    Kind.NAV: NetAssetValue,
 }
 
 
@@ -312,6 +333,52 @@ class MonthCatalogEntry:
     def to_item(self) -> dict[str, Any]:
         pk, sk = keys.month_catalog_keys(self.month)
         return {"PK": pk, "SK": sk, "EntityType": "MonthCatalog"}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchItem:
+    """A normalised search key (issue 15): lets a case-insensitive id or id prefix find a
+    document, position, fund or investor with one Query (`keys.search_keys`)."""
+
+    kind: keys.SearchKind
+    target_id: str
+
+    def to_item(self) -> dict[str, Any]:
+        pk, sk = keys.search_keys(self.kind, self.target_id)
+        return {"PK": pk, "SK": sk, "EntityType": "SearchKey"}
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> SearchItem:
+        return cls(*keys.parse_search_sk(item["SK"]))
+
+
+def search_items_of(entity: Any) -> list[SearchItem]:
+    """The search items a fund entity needs: a current document names itself and its fund; a
+    position entry its position, fund and investor. Anything else needs none."""
+    if isinstance(entity, Document) and entity.latest:
+        found = [SearchItem(keys.SearchKind.DOCUMENT, entity.document_id)]
+        return found + ([SearchItem(keys.SearchKind.FUND, entity.fund_id)] if entity.fund_id else [])
+    if isinstance(entity, PositionEntry):
+        ids = (
+            (keys.SearchKind.POSITION, entity.position_id),
+            (keys.SearchKind.FUND, entity.fund_id),
+            (keys.SearchKind.INVESTOR, entity.investor_id),
+        )
+        return [SearchItem(kind, value) for kind, value in ids if value]
+    return []
+
+
+def search_items_of_item(item: dict[str, Any]) -> list[SearchItem]:
+    """`search_items_of` for a stored item (bulk loads, backfill); [] for items that name none."""
+    entity_type = item.get("EntityType")
+    if entity_type == Kind.DOCUMENT.entity_type and item.get("SK") == keys.latest_sk(Kind.DOCUMENT):
+        return search_items_of(Document.from_item(item))
+    if entity_type in _ENTRY_TYPES:
+        return search_items_of(PositionEntry.from_item(item))
+    return []
+
+
+_ENTRY_TYPES = frozenset(kind.entity_type for kind in ENTRY_CLASSES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ class InvalidId(DataLayerError, ValueError):
         self.value = value
         shown = repr(value) if not isinstance(value, str) else f"'{value[:80]}'"
         self.user_message = (
-            f"Invalid {what} {shown}: use 1-64 letters, digits, '_', '-' or '.'"
+            f"Invalid {what} {shown}: use 1-64 letters, digits, '_', '-' or '.' (not only dots)"
             if what.endswith("id")
             else f"Invalid {what} {shown}."
         )
@@ -76,6 +76,12 @@ class Conflict(DataLayerError):
 
 class BadCursor(DataLayerError, ValueError):
     user_message = "The page link is invalid or belongs to another query."
+
+
+class CursorExpired(BadCursor):
+    """A signed page link older than `CURSOR_MAX_AGE`: its carried totals may be stale."""
+
+    user_message = "This page link has expired; start again from the first page."
 
 
 class ItemTooLarge(DataLayerError, ValueError):

@@ -1,9 +1,10 @@
 """The table gateway: the one place DynamoDB requests are made.
 
-Every request goes through `call`, which times and records it (instrumentation) and turns
-every botocore failure into a typed `DataLayerError` (`_typed`). `TableGateway` adds what
-each kind of request needs once: the pagination loop, batch get/write with one retry and
-backoff policy, transactions retried on TransactionConflict with the same token. It speaks
+Every request goes through `transport.call`, which keeps it within the page's time budget,
+times and records it, validates the reply and turns every botocore failure into a typed
+`DataLayerError`. `TableGateway` adds what each kind of request needs once: the pagination
+loop, batch get/write with one retry and backoff policy, transactions retried on
+TransactionConflict with the same token. It speaks
 plain values and items (dicts of Python values); keys are built by `keys`, entities by
 `entities`, and the repositories put the two together.
 """
@@ -19,23 +20,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from .client import get_client, table_name
+from .client import table_name
 from .errors import (
-    ConditionFailed,
-    DataLayerError,
-    IdempotencyMismatch,
     ItemTooLarge,
-    RequestRejected,
-    StoreUnavailable,
-    TableInUse,
-    TableMissing,
     TransactionCancelled,
     UnprocessedItems,
 )
-from .instrumentation import RequestRecord, record
 from .serialization import from_item, to_attr, to_item
+from .transport import call
+
+__all__ = ["EXISTS", "NOT_EXISTS", "Condition", "Page", "TableGateway", "backoff", "call", "check_size"]
 
 log = logging.getLogger("fundportal.dynamodb")
 
@@ -43,105 +37,11 @@ MAX_ITEM_BYTES = 400 * 1024
 BATCH_WRITE_SIZE = 25
 BATCH_ATTEMPTS = 10
 TRANSACTION_CONFLICT_RETRIES = 5
-# Error codes that mean "DynamoDB is not able to serve us now" once botocore's retries ran out.
-UNAVAILABLE_CODES = {
-    "ProvisionedThroughputExceededException": "throttled (provisioned throughput exceeded)",
-    "ThrottlingException": "throttled",
-    "RequestLimitExceeded": "throttled (account request limit)",
-    "InternalServerError": "internal server error",
-    "ServiceUnavailable": "service unavailable",
-    "UnrecognizedClientException": "credentials were rejected",
-    "AccessDeniedException": "access denied",
-    "TransactionConflictException": "the item is busy with a transaction",
-}
-READ_OPERATIONS = {"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"}
-CONTROL_OPERATIONS = {"DescribeTable", "CreateTable", "DeleteTable", "ListTables", "UpdateTable"}
-
 Key = tuple[str, str]  # (PK, SK)
 Item = dict[str, Any]
 
 
-# --- the one request function ---------------------------------------------------------------------
-
-
-def call(operation: str, *, index: str | None = None, key_condition: str | None = None, **params: Any) -> dict:
-    """Make one DynamoDB API call, record its cost, and raise only typed errors."""
-    client = get_client()
-    if operation not in CONTROL_OPERATIONS:
-        params.setdefault("ReturnConsumedCapacity", "TOTAL")
-    method = getattr(client, _snake(operation))
-    started = time.perf_counter()
-    response: dict = {}
-    try:
-        response = method(**params)
-    except ClientError as error:
-        response = error.response  # a refused call is still a request (and may carry its capacity)
-        raise _typed(operation, params, error) from error
-    except BotoCoreError as error:
-        log.error("DynamoDB %s could not be reached: %s", operation, error)
-        raise StoreUnavailable(f"cannot reach DynamoDB ({type(error).__name__})") from error
-    finally:
-        # Recorded whether it succeeded or not: failed calls (conditional check failed,
-        # cancelled transactions, unreachable store) count like any other request.
-        _record(operation, index, key_condition, response, (time.perf_counter() - started) * 1000)
-    return response
-
-
-def _typed(operation: str, params: dict[str, Any], error: ClientError) -> DataLayerError:
-    """The one place a botocore ClientError becomes a typed error."""
-    details = error.response.get("Error", {})
-    code, message = details.get("Code", ""), details.get("Message", "")
-    if code in UNAVAILABLE_CODES:
-        log.error("DynamoDB %s failed after retries: %s", operation, UNAVAILABLE_CODES[code])
-        return StoreUnavailable(UNAVAILABLE_CODES[code])
-    if code == "ResourceNotFoundException":
-        if operation not in {"DescribeTable", "DeleteTable"}:
-            log.error("DynamoDB table %s does not exist", params.get("TableName"))
-        return TableMissing(params.get("TableName") or table_name())
-    if code == "ResourceInUseException":
-        return TableInUse()
-    if code == "ConditionalCheckFailedException":
-        return ConditionFailed()
-    if code == "TransactionCanceledException":
-        reasons = [reason.get("Code", "None") for reason in error.response.get("CancellationReasons", [])]
-        return TransactionCancelled(reasons)
-    if code == "IdempotentParameterMismatchException":
-        return IdempotencyMismatch()
-    log.error("DynamoDB refused %s: %s %s", operation, code, message)
-    return RequestRejected(code, message)
-
-
-def _record(operation: str, index: str | None, key_condition: str | None, response: dict, ms: float) -> None:
-    items = response.get("Count", len(response.get("Items", ())))
-    if operation == "GetItem":
-        items = 1 if "Item" in response else 0
-    elif operation == "BatchGetItem":
-        items = sum(len(v) for v in response.get("Responses", {}).values())
-    read_units, write_units = _capacity(operation, response.get("ConsumedCapacity"))
-    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition))
-
-
-def _capacity(operation: str, consumed: Any) -> tuple[float, float]:
-    if not consumed:
-        return 0.0, 0.0
-    entries = consumed if isinstance(consumed, list) else [consumed]
-    read = write = 0.0
-    for entry in entries:
-        read_units = entry.get("ReadCapacityUnits")
-        write_units = entry.get("WriteCapacityUnits")
-        if read_units is None and write_units is None:
-            units = entry.get("CapacityUnits", 0.0)
-            if operation in READ_OPERATIONS:
-                read_units = units
-            else:
-                write_units = units
-        read += read_units or 0.0
-        write += write_units or 0.0
-    return read, write
-
-
-def _snake(operation: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in operation).lstrip("_")
+# --- retry delay and item size ----------------------------------------------------------------------
 
 
 def backoff(attempt: int, base: float = 0.05, cap: float = 2.0) -> None:
@@ -378,6 +278,10 @@ class TableGateway:
 
     def delete_table(self) -> None:
         call("DeleteTable", TableName=self.table)
+
+    def update_table(self, **params: Any) -> None:
+        """UpdateTable (create_table's upgrade of an existing table: one index change per call)."""
+        call("UpdateTable", TableName=self.table, **params)
 
 
 def _key(key: Key) -> dict[str, Any]:

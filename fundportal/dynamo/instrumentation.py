@@ -4,7 +4,6 @@ context (a page request, a command run, a test block), like Django's connection.
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -99,11 +98,28 @@ class PageLog:
 
 
 class PageLogBuffer:
-    """The last N page requests (in this process), newest first."""
+    """The last N page requests of every worker and machine, newest first, kept in Django's
+    cache framework (`CACHES`: a database cache by default, Redis or Memcached in production),
+    so every gunicorn worker writes to and the admin reads one log. Read-modify-write under a
+    process lock: two workers adding in the same instant may lose one line of a diagnostic log,
+    never a page."""
 
-    def __init__(self, size: int = 200) -> None:
-        self._entries: deque[PageLog] = deque(maxlen=size)
+    KEY = "fundportal:dynamodb:page_log"
+
+    def __init__(self, size: int = 200, cache_alias: str = "default") -> None:
+        self.size = size
+        self.cache_alias = cache_alias
         self._lock = threading.Lock()
+
+    @property
+    def _cache(self):
+        from django.core.cache import caches
+
+        return caches[self.cache_alias]
+
+    def _read(self) -> list[PageLog]:
+        entries = self._cache.get(self.KEY)
+        return entries if isinstance(entries, list) else []
 
     def add(self, method: str, path: str, status: int, user: str, collector: Collector) -> None:
         entry = PageLog(
@@ -119,15 +135,13 @@ class PageLogBuffer:
             operations=tuple(collector.operations),
         )
         with self._lock:
-            self._entries.appendleft(entry)
+            self._cache.set(self.KEY, [entry, *self._read()][: self.size], timeout=None)
 
     def latest(self, n: int = 50) -> list[PageLog]:
-        with self._lock:
-            return list(self._entries)[:n]
+        return self._read()[:n]
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+        self._cache.delete(self.KEY)
 
 
 page_log = PageLogBuffer()

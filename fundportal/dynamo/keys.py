@@ -1,7 +1,7 @@
 """The one key codec: every `#`-joined key string is built and parsed here.
 
-Layout follows ../shared/DESIGN.md and the seed article
-(seeds/000_b2c4ef86bd8dfbd9.txt, "The Single Table Structure" and "GSI Design"):
+Layout follows docs/DESIGN.md and the seed article
+(docs/000_b2c4ef86bd8dfbd9.txt, "The Single Table Structure" and "GSI Design"):
 
     Document, current      PK=DOC001  SK=DOCUMENT#LATEST
     Document, superseded   PK=DOC001  SK=DOCUMENT#2025-09-01[#000002]
@@ -45,6 +45,7 @@ class Kind(StrEnum):
     CAPITAL_CALL = "CAPITAL_CALL"
     DISTRIBUTION = "DISTRIBUTION"
     UNFUNDED_COMMITMENT = "UNFUNDED_COMMITMENT"
+    NAV = "NAV"  # net asset value: the capital account's value at the document's as-of date (issue 13)
 
     @property
     def entity_type(self) -> str:
@@ -82,17 +83,19 @@ _ENTITY_TYPES = {
     Kind.CAPITAL_CALL: "CapitalCall",
     Kind.DISTRIBUTION: "Distribution",
     Kind.UNFUNDED_COMMITMENT: "UnfundedCommitment",
+    Kind.NAV: "NetAssetValue",
 }
 _KINDS_BY_TYPE = {v: k for k, v in _ENTITY_TYPES.items()}
-POSITION_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT)
+POSITION_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV)
 VERSIONED_KINDS = (Kind.DOCUMENT, Kind.CAPITAL_ACTIVITY)
 # All capital items of a document (pattern 4): CAPITAL_ACTIVITY#... and CAPITAL_CALL#...
 CAPITAL_PREFIX = "CAPITAL_"
 
 
 def validate_id(value: object, what: str = "id") -> str:
-    """Return `value` if it is a valid id (1-64 of [A-Za-z0-9_.-]), else raise InvalidId."""
-    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
+    """Return `value` if it is a valid id (1-64 of [A-Za-z0-9_.-], not only dots: '.' and '..'
+    would be path segments no URL can address), else raise InvalidId."""
+    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value) or not value.strip("."):
         raise InvalidId(what, value)
     return value
 
@@ -251,6 +254,12 @@ def parse_month_index_sk(gsi3_sk: str) -> tuple[date, str]:
     return date.fromisoformat(day), document_id
 
 
+def month_index_range(lower: date | None, upper: date | None) -> tuple[str, str]:
+    """Inclusive GSI3_SK bounds for as-of dates in [lower, upper] (either may be open): '0' and
+    '~' bracket every date, and '#~' after a date sorts above every document id of that day."""
+    return (lower.isoformat() if lower else "0", _join(upper.isoformat(), _HIGH) if upper else _HIGH)
+
+
 def parse_month_shard(gsi3_pk: str) -> tuple[int, int]:
     """(year, month) of a GSI3_PK built by `month_shard`."""
     prefix, _, month = gsi3_pk.partition(SEP)
@@ -289,3 +298,140 @@ def parse_audit_sk(sk: str) -> tuple[str, str]:
     """(ISO timestamp, token) of an audit item's SK."""
     at_iso, _, token = sk.rpartition(SEP)
     return at_iso, token
+
+
+# --- search keys (issue 15: case-insensitive id search without a Scan) -----------------------
+
+SEARCH_PREFIX = "SEARCH"
+# The search partition is the first SEARCH_SHARD_CHARS characters of the lower-cased id: a
+# prefix query of at least that many characters is one Query on one partition.
+SEARCH_SHARD_CHARS = 3
+
+
+class SearchKind(StrEnum):
+    """What a search item names (the value is stored in its SK)."""
+
+    DOCUMENT = "document"
+    POSITION = "position"
+    FUND = "fund"
+    INVESTOR = "investor"
+
+
+def normalise_search(value: str) -> str:
+    """The search form of an id or a query: lower case (ids are ASCII)."""
+    return value.lower()
+
+
+def search_shard(text: str) -> str:
+    """PK of the search partition holding ids that start with `text` (already normalised)."""
+    return _join(SEARCH_PREFIX, text[:SEARCH_SHARD_CHARS])
+
+
+def search_keys(kind: SearchKind, target_id: str) -> tuple[str, str]:
+    """(PK, SK) of the search item of an id: SEARCH#doc / doc001#document#DOC001.
+    The SK starts with the lower-cased id, so `begins_with(SK, query)` is a prefix search and
+    an exact match sorts first ('#' sorts below every id character)."""
+    validate_id(target_id, f"{kind.value} id")
+    normal = normalise_search(target_id)
+    return search_shard(normal), _join(normal, kind.value, target_id)
+
+
+def parse_search_sk(sk: str) -> tuple[SearchKind, str]:
+    """(kind, id in its own case) of a search item's SK."""
+    _normal, kind, target_id = sk.split(SEP)
+    return SearchKind(kind), target_id
+
+
+# --- position register (issue 13) -------------------------------------------------------------
+#
+#   Register             PK=POSITION#POSITION_1  SK=REGISTER
+#                        GSI_PK=FUND#FUND_A / GSI_SK=POSITION#POSITION_1        (fund page)
+#                        GSI2_PK=POSITION_1 / GSI2_SK=!REGISTER                  (first in the position page)
+#   Register, LP copy    PK=POSITION#POSITION_1  SK=REGISTER#INVESTOR
+#                        GSI_PK=INVESTOR#INVESTOR_1 / GSI_SK=POSITION#POSITION_1 (investor page)
+#   Funds catalog        PK=CATALOG#FUNDS  SK=FUND_A  (written when a fund's first position registers)
+#   Position audit       PK=AUDIT#POSITION#POSITION_1  SK=<at>#<token>  (commitment changes)
+#
+# One partition per position: writes to different positions of one fund never touch one item.
+
+POSITION_PREFIX = "POSITION"
+FUND_PREFIX = "FUND"
+INVESTOR_PREFIX = "INVESTOR"
+REGISTER = "REGISTER"
+FUND_CATALOG_PK = "CATALOG#FUNDS"
+# '!' (0x21) sorts before every kind prefix, so the register is the first item of the position's
+# partition in GSI_Position_Document, and no kind filter (begins_with 'CAPITAL_CALL#') matches it.
+REGISTER_POSITION_INDEX_SK = "!" + REGISTER
+
+
+def register_pk(position_id: str) -> str:
+    return _join(POSITION_PREFIX, validate_id(position_id, "position id"))
+
+
+def register_sk() -> str:
+    return REGISTER
+
+
+def investor_copy_sk() -> str:
+    return _join(REGISTER, INVESTOR_PREFIX)
+
+
+def parse_register_pk(pk: str) -> str:
+    """The position id of a register partition key."""
+    prefix, _, position_id = pk.partition(SEP)
+    if prefix != POSITION_PREFIX or not position_id:
+        raise ValueError(f"not a register key: {pk!r}")
+    return position_id
+
+
+def fund_index_keys(fund_id: str, position_id: str) -> tuple[str, str]:
+    """(GSI_PK, GSI_SK) of a register item: the fund's positions, one Query on GSI_Entity_Document."""
+    return _join(FUND_PREFIX, validate_id(fund_id, "fund id")), _join(
+        POSITION_PREFIX, validate_id(position_id, "position id")
+    )
+
+
+def fund_index_pk(fund_id: str) -> str:
+    return _join(FUND_PREFIX, validate_id(fund_id, "fund id"))
+
+
+def investor_index_keys(investor_id: str, position_id: str) -> tuple[str, str]:
+    """(GSI_PK, GSI_SK) of a register's investor copy: the LP's positions, one Query."""
+    return _join(INVESTOR_PREFIX, validate_id(investor_id, "investor id")), _join(
+        POSITION_PREFIX, validate_id(position_id, "position id")
+    )
+
+
+def investor_index_pk(investor_id: str) -> str:
+    return _join(INVESTOR_PREFIX, validate_id(investor_id, "investor id"))
+
+
+def register_position_index_keys(position_id: str) -> tuple[str, str]:
+    """(GSI2_PK, GSI2_SK) of a register item: sorted first in the position's index partition."""
+    return position_index_pk(position_id), REGISTER_POSITION_INDEX_SK
+
+
+def fund_catalog_keys(fund_id: str) -> tuple[str, str]:
+    return FUND_CATALOG_PK, validate_id(fund_id, "fund id")
+
+
+def position_audit_pk(position_id: str) -> str:
+    """Audit items of position-level writes (commitment): beside the register, not in it."""
+    return _join(AUDIT_PREFIX, POSITION_PREFIX, validate_id(position_id, "position id"))
+
+
+# --- notice imports (issue 14) ----------------------------------------------------------------
+#
+#   Import record        PK=IMPORT#<sha256 of the file>  SK=IMPORT
+#                        written in the transaction that publishes the import (never before), so
+#                        a re-run of the same file finds it and writes nothing.
+
+IMPORT_PREFIX = "IMPORT"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def import_record_keys(checksum: str) -> tuple[str, str]:
+    """(PK, SK) of the record of a completed import of the file with this sha256."""
+    if not isinstance(checksum, str) or not _SHA256.fullmatch(checksum):
+        raise InvalidId("file checksum", checksum)
+    return _join(IMPORT_PREFIX, checksum), IMPORT_PREFIX

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import keys
 from .client import table_name
-from .entities import entity_from_item
+from .entities import entity_from_item, search_items_of_item
 from .errors import ConditionFailed
 from .gateway import Condition, TableGateway
 
@@ -48,6 +48,7 @@ class BackfillCounts:
     updated: int = 0
     unchanged: int = 0
     skipped: int = 0  # not a fund entity (catalog, audit) or changed under us
+    search_keys: int = 0  # search items (re)written for the ids the fund items name (issue 15)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, **deltas: int) -> None:
@@ -56,7 +57,13 @@ class BackfillCounts:
                 setattr(self, name, getattr(self, name) + delta)
 
     def as_dict(self) -> dict[str, int]:
-        return {"scanned": self.scanned, "updated": self.updated, "unchanged": self.unchanged, "skipped": self.skipped}
+        return {
+            "scanned": self.scanned,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "skipped": self.skipped,
+            "search_keys": self.search_keys,
+        }
 
 
 def expected_index_attributes(item: dict[str, Any]) -> dict[str, Any] | None:
@@ -202,6 +209,20 @@ def backfill_indexes(
     limiter = RateLimiter(rate)
     gateway = TableGateway(table)
     counts = BackfillCounts()
+    written: set[tuple[str, str]] = set()  # search items already put by this run
+    search_lock = threading.Lock()
+
+    def put_search_items(items: list[dict[str, Any]]) -> None:
+        """The search items the page's ids need (issue 15), each put once a run, per page so an
+        interrupted run keeps what it wrote; constant items, so a put is idempotent."""
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        for item in items:
+            found.update(_search_items(item))
+        with search_lock:
+            new = [s for key, s in found.items() if key not in written]
+            written.update(found)
+        if new:
+            counts.add(search_keys=gateway.batch_write(new))
 
     def run_segment(segment: int) -> None:
         if segment in state.done:
@@ -213,6 +234,7 @@ def backfill_indexes(
             limiter.acquire(len(items))
             for item in items:
                 _backfill_item(gateway, item, counts)
+            put_search_items(items)
             counts.add(scanned=len(items))
             if progress:
                 progress(len(items))
@@ -225,6 +247,14 @@ def backfill_indexes(
         for future in [pool.submit(run_segment, s) for s in range(segments)]:
             future.result()
     return counts
+
+
+def _search_items(item: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    try:
+        found = [s.to_item() for s in search_items_of_item(item)]
+    except (ValueError, KeyError):
+        return {}
+    return {(s["PK"], s["SK"]): s for s in found}
 
 
 def _backfill_item(gateway: TableGateway, item: dict[str, Any], counts: BackfillCounts) -> None:

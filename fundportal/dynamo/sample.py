@@ -32,7 +32,15 @@ def _entry(cls: type, document_id: str, as_of: date, position_id: str, amount: i
 
 
 def sample_entities() -> list[Any]:
-    doc1 = dict(document_id="DOC001", fund_id=FUND, as_of_date=DOC001_AS_OF, updated_at=LOADED_AT, updated_by=BY)
+    # DocumentType is the one attribute beyond the seed's table (issue 15), on DOC001's copies and DOC002.
+    doc1 = dict(
+        document_id="DOC001",
+        fund_id=FUND,
+        as_of_date=DOC001_AS_OF,
+        updated_at=LOADED_AT,
+        updated_by=BY,
+        document_type="capital_account_statement",
+    )
     return [
         Document(**doc1, title="Q3 2025 capital account statement", status="Active", revision=2),
         Document(
@@ -71,6 +79,7 @@ def sample_entities() -> list[Any]:
         Document(
             document_id="DOC002",
             title="Q4 2025 capital call notice",
+            document_type="capital_call_notice",
             fund_id=FUND,
             as_of_date=DOC002_AS_OF,
             status="Active",
@@ -86,3 +95,45 @@ def sample_entities() -> list[Any]:
 def sample_items() -> list[dict[str, Any]]:
     """The 14 fund items (plus nothing else: the month catalog is written by seed_demo)."""
     return [entity.to_item() for entity in sample_entities()]
+
+
+# The position register of the sample (issue 13): not among the seed's 14 items, written beside
+# them. Commitments are consistent with the seed: DOC001 (2025-09-30) reports each position's
+# unfunded commitment after that document's call, so commitment = called through 2025-09-30 +
+# unfunded then: POSITION_1 500,000 + 1,500,000 = 2,000,000; POSITION_2 300,000 + 850,000 =
+# 1,150,000. Called to date (1,250,000 and 700,000) stays within both.
+SAMPLE_COMMITMENTS = {"POSITION_1": Decimal(2_000_000), "POSITION_2": Decimal(1_150_000)}
+
+
+def sample_registers() -> list[Any]:
+    from fundportal.domain.figures import FiguresBuilder
+
+    from .entities import PositionEntry
+    from .register import PositionRegister
+
+    registers = []
+    for position_id, investor_id in POSITIONS.items():
+        builder = FiguresBuilder(flows=True)
+        for entity in sample_entities():
+            if isinstance(entity, PositionEntry) and entity.position_id == position_id:
+                builder.add(entity)
+        register = PositionRegister(
+            position_id,
+            FUND,
+            investor_id,
+            currency="USD",
+            commitment=SAMPLE_COMMITMENTS[position_id],
+            revision=1,
+            updated_at=LOADED_AT,
+            updated_by=BY,
+        )
+        registers.append(register.with_builder(builder))
+    return registers
+
+
+def sample_register_items() -> list[dict[str, Any]]:
+    """The registers, their investor copies and FUND_A's catalog entry (5 items)."""
+    from .register import FundCatalogEntry
+
+    items = [item for r in sample_registers() for item in (r.to_item(), r.investor_copy_item())]
+    return [*items, FundCatalogEntry(FUND).to_item()]

@@ -21,9 +21,18 @@ POSITION_PROJECTION = (
     "Currency",
     "AsOfDate",
     "DueDate",
+    # The position register (issue 13), sorted first in the position's partition: the position
+    # page's headline figures, commitment and IRR come from it in the same Query.
+    "Commitment",
+    "Rollup",
+    "Revision",
+    # An entry's UpdatedAt ranks it in the "latest unfunded / NAV" rule: the register's recount
+    # of a latest figure reads the entries from this index.
+    "UpdatedAt",
 )
 # Attributes the document list shows.
-MONTH_PROJECTION = ("Title", "FundId", "AsOfDate", "Status", "Revision", "Currency", "UpdatedAt")
+# DocumentType (issue 15): the list shows and filters it from the index alone.
+MONTH_PROJECTION = ("Title", "FundId", "AsOfDate", "Status", "Revision", "Currency", "UpdatedAt", "DocumentType")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,14 @@ Shape, for N documents, M positions per fund, K superseded versions and F funds:
   commitment for each of its fund's M positions;
 - as-of dates are month ends spread over 24 months; K superseded copies of the document and
   its capital activity are kept under DOCUMENT#<date>#<rev> and CAPITAL_ACTIVITY#<date>#<rev>;
-- one month-catalog entry per month that has documents.
+- one month-catalog entry per month that has documents;
+- each position's entries in a document: a capital call, a distribution, an unfunded commitment
+  and a NAV statement (issue 13), coherent with the position's commitment: the calls of all of a
+  fund's documents add up to at most the commitment (each calls 20-100 % of commitment / D, D =
+  the fund's document count), unfunded = commitment minus the expected calls to that month, NAV
+  around the expected paid-in to that month;
+- after the documents, each position's register (with its commitment), its investor copy and
+  each fund's catalog entry, built by the same accumulator the writes use.
 """
 
 from __future__ import annotations
@@ -26,7 +33,18 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from .entities import CapitalActivity, CapitalCall, Distribution, Document, PositionEntry, UnfundedCommitment
+from fundportal.domain.figures import FiguresBuilder
+
+from .entities import (
+    CapitalActivity,
+    CapitalCall,
+    Distribution,
+    Document,
+    NetAssetValue,
+    PositionEntry,
+    UnfundedCommitment,
+)
+from .register import FundCatalogEntry, PositionRegister
 from .repositories.documents import document_items
 
 CENT = Decimal("0.01")
@@ -35,7 +53,7 @@ LAST_MONTH = (2025, 12)
 COMMITMENTS = (250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000)
 FUND_CURRENCIES = ("USD", "USD", "USD", "EUR", "EUR", "GBP", "CHF")
 DOCUMENT_KINDS = ("capital account statement", "capital call notice", "distribution notice", "quarterly report")
-BY = "seed_demo"
+BY = "seed_demo --documents"  # not the sample's "seed_demo": seed_demo refuses to overwrite the sample
 
 
 @dataclass(frozen=True)
@@ -58,9 +76,14 @@ class SyntheticSpec:
     @property
     def item_count(self) -> int:
         """Fund items plus month-catalog entries, without generating them."""
-        per_document = 2 * (1 + self.versions) + 3 * self.positions
+        per_document = 2 * (1 + self.versions) + 4 * self.positions
         months = len({self.as_of(n).replace(day=1) for n in range(1, self.documents + 1)})
-        return self.documents * per_document + months
+        funds = min(self.funds, self.documents)  # funds that have documents (and so positions)
+        return self.documents * per_document + months + funds * (1 + 2 * self.positions)
+
+    def fund_documents(self, fund: int) -> int:
+        """How many documents fund number `fund` (0-based) has: documents n with (n - 1) % F == fund."""
+        return len(range(fund + 1, self.documents + 1, self.funds))
 
     def document_id(self, n: int) -> str:
         return f"DOC{n:0{max(3, len(str(self.documents)))}d}"
@@ -85,7 +108,7 @@ def _money(value: float | Decimal) -> Decimal:
     return Decimal(str(value)).quantize(CENT)
 
 
-def _document_items(spec: SyntheticSpec, n: int) -> list[dict[str, Any]]:
+def _document_items(spec: SyntheticSpec, n: int, entries: list[PositionEntry] | None = None) -> list[dict[str, Any]]:
     rng = random.Random(f"{spec.seed}:document:{n}")
     fund = (n - 1) % spec.funds
     fund_id = spec.fund_id(fund)
@@ -117,10 +140,12 @@ def _document_items(spec: SyntheticSpec, n: int) -> list[dict[str, Any]]:
         updated_at=document.updated_at,
         updated_by=BY,
     )
-    entries: list[PositionEntry] = []
+    made: list[PositionEntry] = []
     for i in range(1, spec.positions + 1):
-        entries += _position_entries(spec, rng, document, fund, i, loaded_at)
-    items = document_items(document, activity, entries)
+        made += _position_entries(spec, rng, document, fund, i, loaded_at)
+    if entries is not None:
+        entries.extend(made)
+    items = document_items(document, activity, made)
     # K superseded copies, each archived a week after the previous revision was published.
     for k in range(1, spec.versions + 1):
         archived_on = as_of + timedelta(days=7 * k)
@@ -143,9 +168,15 @@ def _position_entries(
     spec: SyntheticSpec, rng: random.Random, document: Document, fund: int, i: int, loaded_at: datetime
 ) -> list[PositionEntry]:
     commitment = _commitment(spec.seed, fund, i)
-    called = _money(commitment * Decimal(str(rng.uniform(0.02, 0.25))))
+    share = Decimal(1) / spec.fund_documents(fund)  # the calls of all the fund's documents: <= commitment
+    called = _money(commitment * share * Decimal(str(rng.uniform(0.2, 1.0))))
     distributed = _money(called * Decimal(str(rng.uniform(0.0, 0.9))))
-    unfunded = _money(commitment * Decimal(str(rng.uniform(0.05, 0.85))))
+    assert document.as_of_date is not None
+    year, month = LAST_MONTH
+    elapsed = MONTHS_SPREAD - ((year - document.as_of_date.year) * 12 + month - document.as_of_date.month)
+    progress = Decimal(max(elapsed, 1)) / MONTHS_SPREAD  # how far into the fund's life this document is
+    unfunded = _money(commitment * (1 - Decimal("0.6") * progress))
+    nav = _money(commitment * Decimal("0.6") * progress * Decimal(str(rng.uniform(0.7, 1.4))))
     common = dict(
         document_id=document.document_id,
         position_id=spec.position_id(fund, i),
@@ -170,6 +201,7 @@ def _position_entries(
             status=rng.choices(("Completed", "Pending", "Cancelled"), weights=(75, 23, 2))[0],
         ),
         UnfundedCommitment(**common, amount=unfunded, status="Active"),
+        NetAssetValue(**common, amount=nav, status="Active"),
     ]
 
 
@@ -183,14 +215,36 @@ def _commitment(seed: int, fund: int, i: int) -> Decimal:
 def generate(spec: SyntheticSpec) -> Iterator[dict[str, Any]]:
     """Every item of the synthetic data set, document by document (month catalog entries once)."""
     seen_catalog: set[tuple[str, str]] = set()
+    builders: dict[tuple[int, int], tuple[PositionEntry, FiguresBuilder]] = {}
     for n in range(1, spec.documents + 1):
-        for item in _document_items(spec, n):
+        entries: list[PositionEntry] = []
+        for item in _document_items(spec, n, entries):
             if item.get("EntityType") == "MonthCatalog":
                 key = (item["PK"], item["SK"])
                 if key in seen_catalog:
                     continue
                 seen_catalog.add(key)
             yield item
+        fund = (n - 1) % spec.funds
+        for entry in entries:
+            i = int(entry.investor_id.rpartition("_")[2])
+            builders.setdefault((fund, i), (entry, FiguresBuilder(flows=True)))[1].add(entry)
+    funds_seen: set[str] = set()
+    for (fund, i), (first, builder) in sorted(builders.items()):
+        register = PositionRegister(
+            first.position_id,
+            first.fund_id,
+            first.investor_id,
+            currency=first.currency,
+            commitment=_commitment(spec.seed, fund, i),
+            revision=1,
+            updated_by=BY,
+        ).with_builder(builder)
+        yield register.to_item()
+        yield register.investor_copy_item()
+        if first.fund_id not in funds_seen:
+            funds_seen.add(first.fund_id)
+            yield FundCatalogEntry(first.fund_id).to_item()
 
 
 def item_size(item: dict[str, Any]) -> int:

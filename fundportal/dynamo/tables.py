@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .client import table_name
 from .errors import TableInUse, TableMissing
 from .gateway import TableGateway
-from .schema import TABLE, describe_differences
+from .schema import TABLE, IndexDef, describe_differences
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,67 @@ def create(name: str | None = None, wait_seconds: float = 120) -> tuple[bool, Ta
         time.sleep(0.5)
         status = describe(name)
     return created, status
+
+
+def _index_matches(live: dict[str, Any], index: IndexDef) -> bool:
+    keys_ = {k["KeyType"]: k["AttributeName"] for k in live.get("KeySchema", [])}
+    projection = live.get("Projection", {})
+    return (
+        keys_ == {"HASH": index.pk, "RANGE": index.sk}
+        and projection.get("ProjectionType") == index.projection
+        and set(projection.get("NonKeyAttributes", [])) == set(index.non_key_attributes)
+    )
+
+
+def _wait(name: str, done: Callable[[TableStatus], bool], deadline: float, what: str) -> TableStatus:
+    status = describe(name)
+    while not done(status):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"table {name}: {what} did not finish in time")
+        time.sleep(0.5)
+        status = describe(name)
+    return status
+
+
+def upgrade(
+    name: str | None = None, wait_seconds: float = 600, log: Callable[[str], None] | None = None
+) -> list[str]:
+    """Bring an existing table's indexes to the definition: create a missing index, and recreate
+    (UpdateTable delete, wait, create, wait for ACTIVE) one whose keys or projection differ.
+    DynamoDB allows one index change per UpdateTable and cannot change a projection in place.
+    Returns what was done; the base key schema and billing mode are never touched (drift)."""
+    name = name or table_name()
+    deadline = time.monotonic() + wait_seconds
+    gateway = TableGateway(name)
+    done: list[str] = []
+    attributes = {"AttributeDefinitions": [{"AttributeName": n, "AttributeType": "S"} for n in TABLE.attribute_names()]}
+
+    def note(message: str) -> None:
+        done.append(message)
+        if log:
+            log(message)
+
+    for index in TABLE.indexes:
+        status = _wait(name, lambda s: s.active, deadline, "a previous change")
+        live = next((i for i in status.indexes if i["IndexName"] == index.name), None)
+        if live is not None and _index_matches(live, index):
+            continue
+        if live is not None:
+            note(f"recreating index {index.name}: its keys or projection differ from the definition")
+            gateway.update_table(GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": index.name}}])
+            gone = index.name
+            _wait(name, lambda s, gone=gone: all(i["IndexName"] != gone for i in s.indexes), deadline, "index deletion")
+        else:
+            note(f"creating missing index {index.name}")
+        gateway.update_table(**attributes, GlobalSecondaryIndexUpdates=[{"Create": index.to_api()}])
+        made = index.name
+        _wait(
+            name,
+            lambda s, made=made: s.active and any(i["IndexName"] == made for i in s.indexes),
+            deadline,
+            "index creation",
+        )
+    return done
 
 
 def delete(name: str | None = None) -> None:

@@ -23,9 +23,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "axes",  # login throttling (issue 16)
+    "csp",  # Content-Security-Policy header (issue 16)
     "fundportal",
     "documents",
     "positions",
+    "funds",
+    "imports",  # notice import (issue 14)
+    "exports",  # XLSX/CSV exports and PDF statements (issue 14)
 ]
 
 MIDDLEWARE = [
@@ -39,7 +44,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "fundportal.middleware.DynamoDBMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "fundportal.urls"
@@ -67,11 +75,28 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 # costs no session query once the session is warm (part of the per-request fixed cost the
 # page benchmarks measure).
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# One cache every worker and machine shares (sessions, the admin request log): a database cache
+# by default (`manage.py createcachetable`, run by `make run`), Redis or Memcached in production
+# via DJANGO_CACHE_URL (e.g. redis://cache:6379/1, pymemcache://cache:11211).
+CACHES = {"default": env.cache("DJANGO_CACHE_URL", default="dbcache://fundportal_cache")}
 
 # The fast Query parse (fundportal/dynamo/fast_parse.py); off falls back to botocore's parser.
 DYNAMODB_FAST_QUERY_PARSE = env.bool("DYNAMODB_FAST_QUERY_PARSE", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from
+# one address, that pair is locked out for AXES_COOLOFF_TIME hours, on the site login and the
+# admin login alike. Behind a proxy, REMOTE_ADDR is the proxy's: see README "Production".
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_TIME", default=0.25)  # hours (15 minutes)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -92,10 +117,34 @@ USE_THOUSAND_SEPARATOR = False
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Plain storage here and locally: pages render without `collectstatic` (whitenoise serves the
+# app directories, WHITENOISE_USE_FINDERS in local). Production uses the hashed manifest storage
+# and needs `collectstatic` (README "Production").
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Content-Security-Policy (django-csp 4): no inline scripts or styles anywhere, only our own
+# static files; the chart is inline SVG with presentation attributes (allowed).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# Signed page links (position pages, explorer, document list) expire after this many seconds:
+# the running totals an old link carries are refused, never shown stale.
+CURSOR_MAX_AGE = env.int("CURSOR_MAX_AGE", default=3600)
 
 # --- DynamoDB ---------------------------------------------------------------------------------
 AWS_REGION = env("AWS_REGION", default="us-east-1")
@@ -104,11 +153,15 @@ DYNAMODB_TABLE = env("DYNAMODB_TABLE", default="investment_fund")
 DYNAMODB_ENDPOINT_URL = env("DYNAMODB_ENDPOINT_URL", default="") or None
 # botocore retry mode "standard" with this many attempts in all; timeouts in seconds.
 DYNAMODB_MAX_ATTEMPTS = env.int("DYNAMODB_MAX_ATTEMPTS", default=4)
-DYNAMODB_CONNECT_TIMEOUT = env.float("DYNAMODB_CONNECT_TIMEOUT", default=2.0)
-DYNAMODB_READ_TIMEOUT = env.float("DYNAMODB_READ_TIMEOUT", default=5.0)
+# 4 attempts x (1 + 3) s plus botocore's backoff (<= 7 s) = 23 s: fits DYNAMODB_REQUEST_BUDGET.
+DYNAMODB_CONNECT_TIMEOUT = env.float("DYNAMODB_CONNECT_TIMEOUT", default=1.0)
+DYNAMODB_READ_TIMEOUT = env.float("DYNAMODB_READ_TIMEOUT", default=3.0)
 DYNAMODB_MAX_POOL_CONNECTIONS = env.int("DYNAMODB_MAX_POOL_CONNECTIONS", default=32)
 # Show the "DynamoDB: N requests" footer to staff (always shown when DEBUG).
 DYNAMODB_FOOTER = env.bool("DYNAMODB_FOOTER", default=True)
+# Seconds all DynamoDB calls of one request may take together (fundportal/dynamo/budget.py);
+# keep it below gunicorn's --timeout (scripts/run.sh uses budget + 10). Past it: the 503 page.
+DYNAMODB_REQUEST_BUDGET = env.float("DYNAMODB_REQUEST_BUDGET", default=25.0)
 
 LOGGING = {
     "version": 1,
@@ -116,5 +169,5 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
-    "loggers": {"botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}},
+    "loggers": {"botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }

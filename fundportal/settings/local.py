@@ -9,3 +9,6 @@ if not SECRET_KEY:
     from fundportal.secret import local_secret_key
 
     SECRET_KEY = local_secret_key(VAR_DIR)
+
+# Serve static files straight from the app and project directories: no `collectstatic` needed.
+WHITENOISE_USE_FINDERS = True

@@ -39,6 +39,14 @@ def browser_page(request, monkeypatch) -> Iterator:
         context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.set_default_timeout(15_000)
+        # Every page a browser test visits must satisfy the Content-Security-Policy (issue 16):
+        # Chromium reports each violation on the console.
+        violations: list[str] = []
+        page.on(
+            "console",
+            lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None,
+        )
+        page.csp_violations = violations  # a test that provokes one on purpose empties it
         yield page
         report = getattr(request.node, "report_call", None)
         if report is not None and report.failed:
@@ -47,3 +55,5 @@ def browser_page(request, monkeypatch) -> Iterator:
             page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         context.close()
         browser.close()
+        if violations and not (report is not None and report.failed):
+            pytest.fail("Content-Security-Policy violations in the console:\n" + "\n".join(violations))

@@ -48,11 +48,10 @@ def test_analyst_follows_a_position_across_documents(local_sample, analyst_accou
     page, base = browser_page, live_server.url
     sign_in(page, base)
 
-    # The list opens on the newest month; DOC001 is in September 2025.
-    expect(page.get_by_role("heading", level=1)).to_contain_text("December 2025")
+    # The list shows every current document across months, newest first (issue 15).
+    expect(page.locator("#document-list tbody tr").first).to_have_attribute("data-document", "DOC002")
     expect(page.get_by_role("link", name="DOC002")).to_be_visible()
     snapshot(page, "1-list")
-    page.get_by_role("link", name="← 2025-09").click()
     page.get_by_role("link", name="DOC001").click()
     page.wait_for_url(f"{base}/documents/DOC001/")
 
@@ -93,10 +92,10 @@ def test_analyst_follows_a_position_across_documents(local_sample, analyst_accou
     with open(download.path(), newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["document_id"], r["capital_call"], r["called_to_date"]) for r in rows] == [
-        ("DOC001", "500000", "500000"),
-        ("DOC002", "750000", "1250000"),
+        ("DOC001", "500000.00", "500000.00"),
+        ("DOC002", "750000.00", "1250000.00"),
     ]
-    assert rows[-1]["distributed_to_date"] == "195000"
+    assert rows[-1]["distributed_to_date"] == "195000.00"
 
 
 def test_analyst_compares_history_and_sees_clear_errors(local_sample, analyst_account, live_server, browser_page):

@@ -76,3 +76,29 @@ def test_pages_section_knows_the_page_urls():
 
     assert reverse("documents:detail", kwargs={"document_id": pages.DOCUMENT}) == "/documents/PG_00/"
     assert reverse("positions:detail", kwargs={"position_id": pages.POSITION}) == "/positions/POS_0000/"
+
+
+def test_data_io_section_imports_and_exports(local_backend):
+    """Issue 14's bench section at toy sizes: the import lands every row, the workbook is built."""
+    from bench import data_io
+
+    result = data_io.run(local_backend.endpoint, rows=30, positions=5, trials=1, warmup=0)
+    assert result["import"]["rows"] == 30 and result["import"]["second_run_wrote"] == 0
+    assert result["export"]["items"] > 15 and result["export"]["xlsx_bytes"] > 0
+    assert "## 5. Data in and out" in report.render(
+        {"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "data_io": result}
+    )
+
+
+def test_fund_page_bench_data_is_one_query(local_backend):
+    """Issue 13: the bench's fund (registers of N positions) is read by the fund page's one Query."""
+    pages.load_fund(local_backend.endpoint, local_backend.table, 30)
+    cost = pages.fund_query_cost(local_backend.table)
+    assert (cost["requests"], cost["operations"], cost["items"]) == (1, ["Query"], 30)
+    assert reverse_fund() == f"/funds/{pages.FUND}/"
+
+
+def reverse_fund() -> str:
+    from django.urls import reverse
+
+    return reverse("funds:detail", kwargs={"fund_id": pages.FUND})

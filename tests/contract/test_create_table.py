@@ -43,7 +43,7 @@ def test_create_table_creates_missing_table(backend, settings):
 
 
 def test_drift_is_reported_and_exits_non_zero(backend, settings):
-    """A table whose position index projects different attributes is drift."""
+    """A table whose position index projects different attributes is drift (--check reports it)."""
     name = backend.table + "_drift"
     kwargs = TABLE.create_table_kwargs(name)
     for index in kwargs["GlobalSecondaryIndexes"]:
@@ -53,8 +53,13 @@ def test_drift_is_reported_and_exits_non_zero(backend, settings):
     settings.DYNAMODB_TABLE = name
     err = io.StringIO()
     with pytest.raises(CommandError, match="differs from the definition"):
-        call_command("create_table", stdout=io.StringIO(), stderr=err)
+        call_command("create_table", check=True, stdout=io.StringIO(), stderr=err)
     assert "GSI_Position_Document projection is KEYS_ONLY" in err.getvalue()
+    # Without --check, create_table upgrades the index (issue 13): recreated with the projection.
+    out = io.StringIO()
+    call_command("create_table", stdout=out)
+    assert "recreating index GSI_Position_Document" in out.getvalue()
+    assert tables.describe(name).problems == ()
     tables.delete(name)
 
 

@@ -52,8 +52,9 @@ RESTATED_ON = date(2025, 10, 5)
 
 
 def amounts(row: PositionInDocument) -> tuple[Decimal | None, ...]:
-    """(capital call, distribution, unfunded commitment) amounts of a position in a document."""
-    return tuple(e.amount if (e := row.get(kind)) is not None else None for kind in keys.POSITION_KINDS)
+    """(capital call, distribution, unfunded commitment) amounts of a position in a document (the
+    seed's three kinds; NAV, issue 13, is asserted by test_register_contract)."""
+    return tuple(e.amount if (e := row.get(kind)) is not None else None for kind in keys.POSITION_KINDS[:3])
 
 
 def position(overview: DocumentOverview, position_id: str) -> PositionInDocument:
@@ -533,7 +534,7 @@ def _entries(document_id: str, positions: int, **extra: Any) -> list[dict[str, A
             as_of_date=document.as_of_date,
         )
         for n in range(positions)
-        for cls in ENTRY_CLASSES.values()
+        for cls in list(ENTRY_CLASSES.values())[:3]  # the seed's three kinds (not NAV)
     ]
     items = document_items(document, CapitalActivity(document_id=document_id, amount=Decimal(7)), entries)
     for item in items:

@@ -83,14 +83,17 @@ def test_transient_throttling_is_absorbed_by_retries(local_sample):
     assert faults.count == 4  # three throttled attempts, the fourth answered
 
 
-def test_pages_answer_503_naming_the_problem_when_throttled(local_sample, analyst_client):
+def test_pages_answer_503_naming_the_problem_when_throttled(local_sample, analyst_client, staff_client, caplog):
+    """The page says it in plain words; the cause is logged and shown to staff on /healthz only
+    (issue 16: no internals on public pages)."""
     with inject(always(throttled)):
-        page = analyst_client.get("/documents/")
-        health = analyst_client.get("/healthz")
+        page = analyst_client.get("/documents/DOC001/")
+        health = staff_client.get("/healthz")
     assert page.status_code == 503
     text = page.content.decode()
-    assert "throttled" in text
-    assert "Traceback" not in text and "botocore" not in text
+    assert "Temporarily unavailable" in text
+    assert "throttled" not in text and "Traceback" not in text and "botocore" not in text
+    assert any("throttled" in r.getMessage() for r in caplog.records)
     assert health.status_code == 503
     assert health.json()["reason"] == "throttled"
 

@@ -13,6 +13,7 @@ from fundportal.dynamo.entities import AuditEntry, CapitalActivity, Document, Po
 from fundportal.dynamo.errors import AlreadyExists, NotFound, TransactionCancelled
 from fundportal.dynamo.gateway import check_size
 from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories import Loaded, PositionPage
 from fundportal.dynamo.repositories.documents import (
     ENTRY_SEEN_ATTRIBUTES,
@@ -20,6 +21,7 @@ from fundportal.dynamo.repositories.documents import (
     DocumentSummary,
     PositionInDocument,
 )
+from fundportal.dynamo.repositories.register import RegisterChanged
 
 EntryKey = tuple[str, Kind, str]  # (document id, kind, position id)
 
@@ -42,8 +44,10 @@ class FakeDocumentRepository:
         self.archived: dict[str, list[Any]] = {}  # superseded documents and activities
         self.entries: dict[EntryKey, PositionEntry] = {}
         self.entry_tokens: dict[EntryKey, str | None] = {}
+        self.hashes: dict[Any, str | None] = {}  # (document id) or EntryKey -> RequestHash
         self.audits: dict[str, list[AuditEntry]] = {}
         self.month_catalog: set[str] = set()
+        self.registers: dict[str, PositionRegister] = {}  # the position register (issue 13)
         self.writes = 0
 
     # --- test set-up (no audit, like a bulk load) ---
@@ -137,14 +141,35 @@ class FakeDocumentRepository:
 
     def load_for_restatement(self, document_id: str) -> tuple[Loaded[Document], CapitalActivity | None]:
         document = self.documents.get(document_id)
-        loaded = Loaded(document, self.document_tokens.get(document_id)) if document else Loaded(None)
+        loaded = (
+            Loaded(document, self.document_tokens.get(document_id), self.hashes.get(document_id))
+            if document
+            else Loaded(None)
+        )
         return loaded, self.activities.get(document_id)
 
     def load_for_entry(self, document_id: str, kind: Kind, position_id: str) -> tuple[Document, Loaded[PositionEntry]]:
         document = self.get(document_id)
         key = (document_id, kind, position_id)
         entry = self.entries.get(key)
-        return document, Loaded(entry, self.entry_tokens.get(key)) if entry else Loaded(None)
+        return document, Loaded(entry, self.entry_tokens.get(key), self.hashes.get(key)) if entry else Loaded(None)
+
+    def load_for_entry_with_register(
+        self, document_id: str, kind: Kind, position_id: str
+    ) -> tuple[Document, Loaded[PositionEntry], PositionRegister | None]:
+        document, loaded = self.load_for_entry(document_id, kind, position_id)
+        return document, loaded, self.registers.get(position_id)
+
+    def position_entries(self, position_id: str, kind: Kind) -> list[PositionEntry]:
+        return [e for (_, k, p), e in self.entries.items() if p == position_id and k is kind]
+
+    def _register_condition(self, register: Any) -> None:
+        """The register's condition (issue 13): still at the revision read, else RegisterChanged."""
+        if register is None:
+            return
+        stored = self.registers.get(register.register.position_id)
+        if (stored.revision if stored else 0) != register.seen_revision:
+            raise RegisterChanged()
 
     # --- writes (all-or-nothing, like a transaction) ---
 
@@ -152,11 +177,14 @@ class FakeDocumentRepository:
         self.audits.setdefault(audit.document_id, []).append(replace(audit, at=datetime.now(UTC)))
         self.writes += 1
 
-    def create(self, document: Document, activity: CapitalActivity | None, audit: AuditEntry) -> None:
+    def create(
+        self, document: Document, activity: CapitalActivity | None, audit: AuditEntry, request_hash: str | None = None
+    ) -> None:
         if document.document_id in self.documents:
             raise AlreadyExists("Document", document.document_id)
         self.add(document, activity)
-        self.document_tokens[document.document_id] = None  # the real create stores no token
+        self.document_tokens[document.document_id] = audit.token
+        self.hashes[document.document_id] = request_hash
         self._audit(audit)
 
     def publish_restatement(
@@ -167,6 +195,7 @@ class FakeDocumentRepository:
         audit: AuditEntry,
         activity: CapitalActivity | None = None,
         archived_activity: CapitalActivity | None = None,
+        request_hash: str | None = None,
     ) -> None:
         size = 3 + (activity is not None) + (archived_activity is not None)
         current = self.documents.get(document.document_id)
@@ -179,6 +208,7 @@ class FakeDocumentRepository:
             raise _cancelled(size - 2, size)
         self.documents[document.document_id] = document
         self.document_tokens[document.document_id] = audit.token
+        self.hashes[document.document_id] = request_hash
         history.append(archived)
         if activity is not None:
             self.activities[document.document_id] = activity
@@ -193,16 +223,30 @@ class FakeDocumentRepository:
         if (stored is None) != (previous is None) or (stored and _seen(stored) != _seen(previous)):
             raise _cancelled(1, 3)
 
-    def write_entry(self, entry: PositionEntry, previous: PositionEntry | None, audit: AuditEntry) -> None:
+    def write_entry(
+        self,
+        entry: PositionEntry,
+        previous: PositionEntry | None,
+        audit: AuditEntry,
+        request_hash: str | None = None,
+        register: Any = None,
+    ) -> None:
         key = (entry.document_id, entry.kind, entry.position_id)
         self._entry_condition(entry.document_id, key, previous)
+        self._register_condition(register)
+        if register is not None:
+            self.registers[entry.position_id] = register.register
         self.entries[key] = entry
         self.entry_tokens[key] = audit.token
+        self.hashes[key] = request_hash
         self._audit(audit)
 
-    def remove_entry(self, entry: PositionEntry, audit: AuditEntry) -> None:
+    def remove_entry(self, entry: PositionEntry, audit: AuditEntry, register: Any = None) -> None:
         key = (entry.document_id, entry.kind, entry.position_id)
         self._entry_condition(entry.document_id, key, entry)
+        self._register_condition(register)
+        if register is not None:
+            self.registers[entry.position_id] = register.register
         del self.entries[key]
         self.entry_tokens.pop(key, None)
         self._audit(audit)

@@ -19,7 +19,8 @@ from fundportal.dynamo.errors import InvalidId
 from fundportal.dynamo.keys import POSITION_KINDS, VERSIONED_KINDS, Kind
 
 ID_ALPHABET = string.ascii_letters + string.digits + "_.-"
-valid_ids = st.text(alphabet=ID_ALPHABET, min_size=1, max_size=64)
+# Not only dots: '.' and '..' are path segments no URL can address (issue 16).
+valid_ids = st.text(alphabet=ID_ALPHABET, min_size=1, max_size=64).filter(lambda s: s.strip("."))
 kinds = st.sampled_from(list(Kind))
 position_kinds = st.sampled_from(POSITION_KINDS)
 versioned_kinds = st.sampled_from(VERSIONED_KINDS)
@@ -28,6 +29,7 @@ revisions = st.none() | st.integers(min_value=1, max_value=999_999)
 
 invalid_ids = st.one_of(
     st.just(""),
+    st.text(alphabet=".", min_size=1, max_size=64),
     st.text(alphabet=ID_ALPHABET, min_size=65, max_size=80),
     # a valid id with one forbidden character ('#', space, unicode, control...) spliced in
     st.tuples(
@@ -308,3 +310,15 @@ def test_public_version_id_round_trips(on, revision):
 def test_malformed_version_ids_are_invalid(bad):
     with pytest.raises(InvalidId):
         keys.parse_version_id(bad)
+
+
+@pytest.mark.parametrize("value", [".", "..", "...", "." * 64])
+def test_ids_of_only_dots_are_refused(value):
+    """Issue 16: a document '.' or '..' could be created but never opened (the URL collapses)."""
+    with pytest.raises(InvalidId, match="not only dots"):
+        keys.validate_id(value, "document id")
+
+
+@pytest.mark.parametrize("value", [".a", "a.", "1.2", "DOC.001"])
+def test_ids_with_dots_and_more_are_accepted(value):
+    assert keys.validate_id(value) == value

@@ -80,7 +80,8 @@ def test_document_overview_rows_in_position_order_cells_in_kind_order(repo):
 
     assert [row.position_id for row in page.rows] == ["POSITION_1", "POSITION_2", "POSITION_3"]
     first, second = page.rows[:2]
-    assert [cell.entry.kind if cell else None for cell in first.cells] == [POSITION_KINDS[0], None, POSITION_KINDS[2]]
+    kinds = [cell.entry.kind if cell else None for cell in first.cells]
+    assert kinds == [POSITION_KINDS[0], None, POSITION_KINDS[2], None]  # no NAV entry
     assert [cell.entry.kind for cell in second.cells[:2]] == list(POSITION_KINDS[:2])
     assert [cell.amount for cell in second.cells[:2]] == [_m("1000", "USD"), _m("30000", "JPY")]
     assert second.cells[2] is None
@@ -124,6 +125,7 @@ def test_position_in_document(repo):
         (Kind.CAPITAL_CALL, True),
         (Kind.DISTRIBUTION, True),
         (Kind.UNFUNDED_COMMITMENT, False),
+        (Kind.NAV, False),
     ]
     assert [f.called for f in page.figures] == [_m("0", "JPY"), _m("1000", "USD")]
 

@@ -59,6 +59,7 @@ def test_document_create_is_revision_1_with_activity_and_audited(repo):
         "as_of_date": [None, "2025-09-30"],
         "status": [None, "Active"],
         "currency": [None, "USD"],
+        "document_type": [None, "other"],
     }
 
 

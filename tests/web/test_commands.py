@@ -280,7 +280,11 @@ def test_backfill_fixes_corrupted_index_keys_and_is_idempotent(sample):
     with pytest.raises(NotFound):
         DocumentRepository().get_via_index("DOC002")
     out = run("backfill_indexes", segments=3)
-    assert "scanned 16, updated 2, unchanged 12, skipped 2" in out  # 14 fund items + 2 month-catalog entries
+    # 14 fund items (2 fixed) + month-catalog entries and the 7 search keys (DOC001, DOC002,
+    # POSITION_1/2, FUND_A, INVESTOR_1/2), skipped; the search keys the fund items name are put
+    # again (idempotent puts, issue 15).
+    assert "updated 2, unchanged 12," in out
+    assert "search keys written 7" in out
     fixed = raw_item(sample.table, "DOC001", "CAPITAL_CALL#POSITION_1")
     assert fixed["GSI2_SK"] == "CAPITAL_CALL#DOC001"
     derived = entity_from_item(fixed).to_item()
@@ -309,7 +313,7 @@ def test_backfill_resumes_where_the_resume_file_says(sample, tmp_path):
 
     # Two interrupted runs, each with the other segment already done, together cover the table once.
     second_only, first_only = resume_after([0]), resume_after([1])
-    assert second_only["scanned"] + first_only["scanned"] == 16
+    assert second_only["scanned"] + first_only["scanned"] == len(scan_all(sample.table))  # incl. search keys
     assert second_only["updated"] + first_only["updated"] == 2
     assert _counts(run("backfill_indexes", segments=2))["updated"] == 0
 
@@ -343,11 +347,14 @@ def _fund_snapshot(table: str) -> list[tuple]:
 def test_seed_demo_synthetic_is_deterministic_and_idempotent(backend):
     out = run("seed_demo", **SMALL, workers=backend.workers(4))
     spec = SyntheticSpec(**SMALL)
-    # 5 documents x (current + 2 superseded document and activity copies + 4 positions x 3 entries) + months
-    assert spec.item_count == 5 * (6 + 12) + len({spec.as_of(n).replace(day=1) for n in range(1, 6)})
+    # 5 documents x (current + 2 superseded document and activity copies + 4 positions x 4 entries) + months
+    # + per fund (2): its catalog entry and 4 positions' register and investor copy (issue 13)
+    months = len({spec.as_of(n).replace(day=1) for n in range(1, 6)})
+    assert spec.item_count == 5 * (6 + 16) + months + 2 * (1 + 2 * 4)
     assert f"Loaded {spec.item_count} items" in out
     first = _fund_snapshot(backend.table)
-    assert len(first) == spec.item_count
+    # + one search key per document, position, fund and investor id (issue 15)
+    assert len([item for item in first if ("EntityType", "SearchKey") not in item]) == spec.item_count
     run("seed_demo", **SMALL, workers=backend.workers(4))  # same seed, same keys: overwritten, nothing added
     assert _fund_snapshot(backend.table) == first
     assert list(generate(spec)) == list(generate(SyntheticSpec(**SMALL)))
@@ -375,8 +382,8 @@ def test_seed_demo_synthetic_data_is_realistic(backend):
     months = repository.months()
     assert len(months) > 1  # as-of dates spread over months, each in the month catalog
     assert sum(len(repository.in_month(*map(int, m.split("-")))) for m in months) == 5
-    # A position of FUND_B appears only in FUND_B's documents (2 of 5), with all three entries each.
-    assert len(PositionRepository().entries("POSITION_5")) == 2 * 3
+    # A position of FUND_B appears only in FUND_B's documents (2 of 5), with all four entries each.
+    assert len(PositionRepository().entries("POSITION_5")) == 2 * 4
 
 
 def test_seed_demo_dry_run_writes_nothing(backend):

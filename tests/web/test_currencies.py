@@ -102,10 +102,11 @@ def test_position_page_shows_a_total_and_dpi_per_currency(
     assert html.count('<svg class="chart"') == 2
     page = text(html)
     assert (
-        "DOCUSD 2025-09-30 USD 1,000,000.00 Completed USD 250,000.00 Completed — USD 1,000,000.00 USD 250,000.00 0.25x"
+        "DOCUSD 2025-09-30 USD 1,000,000.00 Completed USD 250,000.00 Completed — — "
+        "USD 1,000,000.00 USD 250,000.00 0.25x"
     ) in page
     assert (
-        "DOCJPY 2025-12-31 JPY 50,000,000.00 Completed JPY 10,000,000.00 Pending — "
+        "DOCJPY 2025-12-31 JPY 50,000,000.00 Completed JPY 10,000,000.00 Pending — — "
         "JPY 50,000,000.00 JPY 10,000,000.00 0.20x"
     ) in page
     for mixed in MIXED_SUMS:
@@ -149,7 +150,7 @@ def test_document_page_tfoot_is_in_the_document_currency(two_currencies, analyst
     rows = totals_rows(html)
     assert list(rows) == ["JPY"]
     assert rows["JPY"] == (
-        "Document total JPY 50,000,000.00 JPY 10,000,000.00 pending JPY 10,000,000.00 — 0.20x settled 0.00x"
+        "Document total JPY 50,000,000.00 JPY 10,000,000.00 pending JPY 10,000,000.00 — — 0.20x settled 0.00x"
     )
 
 
@@ -173,8 +174,8 @@ def test_document_page_tfoot_has_one_row_per_currency(backend, analyst_client, d
     html = response.content.decode()
     rows = totals_rows(html)
     assert list(rows) == ["JPY", "USD"]
-    assert rows["USD"] == "Document total (USD) USD 800,000.00 USD 120,000.00 USD 2,000,000.00 0.15x settled 0.15x"
-    assert rows["JPY"] == "Document total (JPY) JPY 30,000,000.00 JPY 3,000,000.00 — 0.10x settled 0.10x"
+    assert rows["USD"] == "Document total (USD) USD 800,000.00 USD 120,000.00 USD 2,000,000.00 — 0.15x settled 0.15x"
+    assert rows["JPY"] == "Document total (JPY) JPY 30,000,000.00 JPY 3,000,000.00 — — 0.10x settled 0.10x"
     page = text(html)
     for mixed in ("30,800,000", "3,120,000"):
         assert mixed not in page

@@ -1,10 +1,11 @@
-"""/healthz: 200 with the table status when DynamoDB answers, 503 with the reason otherwise."""
+"""/healthz: 200 when DynamoDB answers, 503 otherwise; the table name, counts and the reason
+only for staff (anonymous callers get the status alone); GET and HEAD."""
 
 from __future__ import annotations
 
 
-def test_healthz_ok(client, backend):
-    response = client.get("/healthz")
+def test_healthz_ok(staff_client, backend):
+    response = staff_client.get("/healthz")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
@@ -12,19 +13,43 @@ def test_healthz_ok(client, backend):
     assert body["table"] == backend.table
 
 
-def test_healthz_table_missing(client, backend, settings):
+def test_healthz_table_missing(staff_client, backend, settings):
     settings.DYNAMODB_TABLE = "no_such_table"
-    response = client.get("/healthz")
+    response = staff_client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["reason"] == "table does not exist"
 
 
-def test_healthz_dynamodb_down(client, settings):
+def test_healthz_dynamodb_down(staff_client, settings):
+    settings.DYNAMODB_ENDPOINT_URL = "http://127.0.0.1:9"
+    settings.DYNAMODB_MAX_ATTEMPTS = 1
+    response = staff_client.get("/healthz")
+    assert response.status_code == 503
+    assert "cannot reach DynamoDB" in response.json()["reason"]
+
+
+def test_healthz_tells_anonymous_callers_the_status_only(client, backend, db):
+    """Issue 16: the table name and item count are not for the world."""
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert backend.table.encode() not in response.content
+
+
+def test_healthz_anonymous_unavailable_has_no_reason(client, settings, db):
+    settings.DYNAMODB_TABLE = "no_such_table_secret_name"
     settings.DYNAMODB_ENDPOINT_URL = "http://127.0.0.1:9"
     settings.DYNAMODB_MAX_ATTEMPTS = 1
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert "cannot reach DynamoDB" in response.json()["reason"]
+    assert response.json() == {"status": "unavailable"}
+
+
+def test_healthz_answers_head(client, backend, db):
+    """Issue 16: load balancers probe with HEAD (was 405)."""
+    response = client.head("/healthz")
+    assert response.status_code == 200
+    assert client.post("/healthz").status_code == 405
 
 
 def test_login_page_renders(client, db):

@@ -94,7 +94,12 @@ def test_position_cursor_keeps_the_position_and_carries_figures(sample):
     cursor = first.next_cursor({"called": "1250000"})
     second = positions.page("POSITION_1", cursor=cursor, limit=2)
     assert second.carried == {"called": "1250000"}
-    assert [e.document_id for e in second.entries] == ["DOC001", "DOC002"]  # the two distributions
+    # The register (issue 13) is the first item of the first page; then kind, then document order.
+    assert first.register is not None and [e.document_id for e in first.entries] == ["DOC001"]
+    assert [(e.kind.value, e.document_id) for e in second.entries] == [
+        ("CAPITAL_CALL", "DOC002"),
+        ("DISTRIBUTION", "DOC001"),
+    ]
     with pytest.raises(BadCursor):  # bound to the position it was made for
         positions.page("POSITION_2", cursor=cursor, limit=2)
 
@@ -111,22 +116,19 @@ def test_anonymous_users_are_sent_to_sign_in(client, url):
 # --- document list and search ----------------------------------------------------------------------
 
 
-def test_document_list_shows_the_newest_month(sample, analyst_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(2, ["Query", "Query"]):  # month catalog + month index
+def test_document_list_shows_every_month_newest_first(sample, analyst_client, django_assert_dynamodb_requests):
+    # month catalog + the two month partitions (issue 15: the list walks months newest first)
+    with django_assert_dynamodb_requests(3, ["Query", "Query", "Query"]):
         response = analyst_client.get("/documents/")
-    assertContains(response, "December 2025")
-    assertContains(response, 'href="/documents/DOC002/"')
-    assertNotContains(response, 'href="/documents/DOC001/"')
-    assertContains(response, "2025-09")  # link to the older month
-
-
-def test_document_list_other_month_and_bad_month(sample, analyst_client):
-    response = analyst_client.get("/documents/?month=2025-09")
-    assertContains(response, 'href="/documents/DOC001/"')
+    html = response.content.decode()
+    assert re.findall(r'<tr data-document="([^"]+)"', html) == ["DOC002", "DOC001"]
     assertContains(response, "Q3 2025 capital account statement")
-    bad = analyst_client.get("/documents/?month=2025-13")
+
+
+def test_document_list_bad_filter_is_a_400(sample, analyst_client):
+    bad = analyst_client.get("/documents/?from=2025-13-01")
     assert bad.status_code == 400
-    assertContains(bad, "Invalid month", status_code=400)
+    assertContains(bad, "Enter a valid date", status_code=400)
 
 
 @pytest.mark.parametrize(
@@ -137,7 +139,9 @@ def test_search_jumps_to_a_document_or_position(sample, analyst_client, query, t
     assertRedirects(analyst_client.get("/documents/search/", {"q": query}), target, fetch_redirect_response=False)
 
 
-@pytest.mark.parametrize(("query", "message"), [("bad#id", "Invalid document or position id"), ("NOPE", "No document")])
+@pytest.mark.parametrize(
+    ("query", "message"), [("bad#id", "Invalid document, position, fund or investor id"), ("NOPE", "Nothing found")]
+)
 def test_search_explains_bad_or_unknown_ids(sample, analyst_client, query, message):
     response = analyst_client.get("/documents/search/", {"q": query}, follow=True)
     assert response.status_code == 200
@@ -165,7 +169,7 @@ def test_document_overview_is_one_query_with_the_seed_figures(sample, analyst_cl
     )
     # Document totals (one row per currency; both calls are pending, so shown apart) and
     # DPI = 120,000 / 800,000; no settled call, so no settled DPI.
-    assert "Document total USD 800,000.00 pending USD 800,000.00 USD 120,000.00 USD 2,350,000.00 0.15x settled —" in (
+    assert "Document total USD 800,000.00 pending USD 800,000.00 USD 120,000.00 USD 2,350,000.00 — 0.15x settled —" in (
         page
     )
     assertContains(response, 'data-testid="document-totals" data-currency="USD"', count=1)
@@ -186,7 +190,7 @@ def test_document_without_history_or_distribution(sample, analyst_client):
     assert "0 historical versions" in page
     # 400,000 of the calls and the 120,000 distribution are pending; no unfunded commitment.
     assert (
-        "Document total USD 1,150,000.00 pending USD 400,000.00 USD 120,000.00 pending USD 120,000.00 — 0.10x "
+        "Document total USD 1,150,000.00 pending USD 400,000.00 USD 120,000.00 pending USD 120,000.00 — — 0.10x "
         "settled 0.00x"
     ) in page
 
@@ -276,11 +280,11 @@ def test_position_page_is_one_query_with_running_totals(sample, analyst_client, 
     assert "DPI 0.16x" in page
     # Documents in as-of date order, each with its amounts and the running totals.
     assert (
-        "DOC001 2025-09-30 USD 500,000.00 Pending USD 75,000.00 Completed USD 1,500,000.00 Active "
+        "DOC001 2025-09-30 USD 500,000.00 Pending USD 75,000.00 Completed USD 1,500,000.00 Active — "
         "USD 500,000.00 USD 75,000.00 0.15x"
     ) in page
     assert (
-        "DOC002 2025-12-31 USD 750,000.00 Completed USD 120,000.00 Pending — USD 1,250,000.00 USD 195,000.00 0.16x"
+        "DOC002 2025-12-31 USD 750,000.00 Completed USD 120,000.00 Pending — — USD 1,250,000.00 USD 195,000.00 0.16x"
     ) in page
     assert page.index("DOC001 2025-09-30") < page.index("DOC002 2025-12-31")
     assertContains(response, '<svg class="chart"')
@@ -289,7 +293,7 @@ def test_position_page_is_one_query_with_running_totals(sample, analyst_client, 
 
 
 def test_position_page_paginates_with_signed_cursors(sample, analyst_client, settings, django_assert_dynamodb_requests):
-    settings.POSITION_PAGE_SIZE = 2  # 5 entries: calls, distributions, then the unfunded commitment
+    settings.POSITION_PAGE_SIZE = 2  # the register, then 5 entries: calls, distributions, the unfunded commitment
     url, pages = "/positions/POSITION_1/", []
     while url:
         with django_assert_dynamodb_requests(1, ["Query"]):
@@ -300,9 +304,13 @@ def test_position_page_paginates_with_signed_cursors(sample, analyst_client, set
         url = f"/positions/POSITION_1/{match.group(1)}" if match else None
     assert len(pages) == 3
     first, second, last = (text(p) for p in pages)
-    assert "Paid-in (called) USD 1,250,000.00" in first and "Distributed USD 0.00" in first
-    assert "Carried from earlier pages (USD) USD 1,250,000.00 USD 0.00" in second
-    assert "Distributed USD 195,000.00" in second and "Page 2" in second
+    # The first page leads with the register's headline figures (the whole position), then the
+    # running figures through its one row (DOC001's call).
+    assert "Paid-in (called) USD 1,250,000.00" in first and "Distributed USD 195,000.00" in first
+    assert "Figures through page 1 Unfunded commitment (latest) — Paid-in (called) USD 500,000.00" in first
+    assert "Carried from earlier pages (USD) USD 500,000.00 USD 0.00" in second
+    assert "Distributed USD 75,000.00" in second and "Page 2" in second
+    assert "Carried from earlier pages (USD) USD 1,250,000.00 USD 75,000.00" in last
     # Running totals ride in the cursor to the last page.
     assert "Paid-in (called) USD 1,250,000.00" in last and "Distributed USD 195,000.00" in last
     assert "Unfunded commitment (latest, 2025-09-30) USD 1,500,000.00" in last
@@ -322,12 +330,12 @@ def test_position_csv_has_exact_decimals_and_the_same_rows(sample, analyst_clien
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [(r["document_id"], r["as_of_date"]) for r in rows] == [("DOC001", "2025-09-30"), ("DOC002", "2025-12-31")]
     assert [(r["capital_call"], r["distribution"], r["unfunded_commitment"]) for r in rows] == [
-        ("500000", "75000", "1500000"),
-        ("750000", "120000", ""),
+        ("500000.00", "75000.00", "1500000.00"),
+        ("750000.00", "120000.00", ""),
     ]
     assert [(r["called_to_date"], r["distributed_to_date"], r["dpi_to_date"]) for r in rows] == [
-        ("500000", "75000", "0.15"),
-        ("1250000", "195000", "0.16"),
+        ("500000.00", "75000.00", "0.15"),
+        ("1250000.00", "195000.00", "0.16"),
     ]
 
 
@@ -337,8 +345,8 @@ def test_position_csv_reads_every_page(sample, analyst_client, settings, django_
         response = analyst_client.get("/positions/POSITION_2/export.csv")
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [(r["document_id"], r["capital_call"], r["called_to_date"]) for r in rows] == [
-        ("DOC001", "300000", "300000"),
-        ("DOC002", "400000", "700000"),
+        ("DOC001", "300000.00", "300000.00"),
+        ("DOC002", "400000.00", "700000.00"),
     ]
 
 
@@ -376,6 +384,7 @@ def test_document_rows_render_each_cell_and_link_where_they_should(sample, analy
         "USD 500,000.00 Pending",
         "USD 75,000.00 Completed",
         "USD 1,500,000.00 Active",
+        "—",  # no NAV statement in DOC001
         "0.15x",
     ]
     assert '<span class="status status-Pending">Pending</span>' in row
@@ -403,7 +412,9 @@ def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(sample, analys
     assert "Document total USD 500,000.00 pending USD 500,000.00" in text_of(html)  # shown, never totalled
 
 
-def test_editors_see_change_and_remove_links_on_every_entry(sample, client, django_user_model):
+def test_editors_edit_a_row_on_the_document_page_and_each_entry_on_the_position_page(
+    sample, client, django_user_model
+):
     from django.contrib.auth.models import Group
 
     from fundportal.models import EDITORS_GROUP
@@ -411,19 +422,24 @@ def test_editors_see_change_and_remove_links_on_every_entry(sample, client, djan
     editor = django_user_model.objects.create_user("editor", password="editor-pass-123")
     editor.groups.add(Group.objects.get(name=EDITORS_GROUP))
     client.force_login(editor)
+    # Issue 15: the document page has one "Edit" link a row (to the position in the document,
+    # where Change and Remove live), not Change/Remove in every cell.
+    document = client.get("/documents/DOC001/")
+    assertContains(document, ">Edit</a>", count=2)
+    assertContains(document, 'class="edit-link" href="/documents/DOC001/positions/POSITION_2/"', count=1)
+    assertNotContains(document, ">Change</a>")
+    assertNotContains(document, ">Remove</a>")
     for url, count in [
-        ("/documents/DOC001/", 6),  # 2 positions x 3 entries
         ("/documents/DOC001/positions/POSITION_1/", 3),
         ("/positions/POSITION_1/", 5),  # 5 entries across two documents
     ]:
         response = client.get(url)
         assertContains(response, ">Change</a>", count=count)
         assertContains(response, ">Remove</a>", count=count)
-    response = client.get("/documents/DOC001/")
+    response = client.get("/documents/DOC001/positions/POSITION_2/")
     for kind in ("capital_call", "distribution", "unfunded_commitment"):
         assertContains(response, f'href="/documents/DOC001/entries/{kind}/POSITION_2/edit/"', count=1)
         assertContains(response, f'href="/documents/DOC001/entries/{kind}/POSITION_2/delete/"', count=1)
-    assertContains(response, 'aria-label="Change Capital call of POSITION_1"')
     assertContains(response, 'aria-label="Remove Distribution of POSITION_2"')
     position = client.get("/positions/POSITION_1/")
     assertContains(position, 'href="/documents/DOC002/entries/distribution/POSITION_1/edit/"', count=1)
@@ -437,6 +453,7 @@ def test_viewers_see_no_change_or_remove_links(sample, analyst_client, url):
     assert response.status_code == 200
     assertNotContains(response, ">Change</a>")
     assertNotContains(response, ">Remove</a>")
+    assertNotContains(response, ">Edit</a>")
     assertNotContains(response, "/entries/")
 
 
@@ -495,13 +512,14 @@ def test_cursor_of_another_position_is_refused(sample, analyst_client, settings)
 def test_pages_say_503_when_dynamodb_is_unreachable(local_backend, analyst_client, settings, url):
     settings.DYNAMODB_ENDPOINT_URL = "http://127.0.0.1:9"  # nothing listens on the discard port
     response = analyst_client.get(url)
-    assertContains(response, "DynamoDB unavailable", status_code=503)
+    assertContains(response, "Temporarily unavailable", status_code=503)
+    assertNotContains(response, "cannot reach DynamoDB", status_code=503)  # the cause is for the log (issue 16)
 
 
 # --- request footer -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("url", "count"), [(PAGES[0], 2), (PAGES[1], 1), (PAGES[2], 1), (PAGES[3], 3), (PAGES[4], 1)])
+@pytest.mark.parametrize(("url", "count"), [(PAGES[0], 3), (PAGES[1], 1), (PAGES[2], 1), (PAGES[3], 3), (PAGES[4], 1)])
 def test_staff_see_the_request_footer(sample, staff_client, url, count):
     page = text(staff_client.get(url))
     assert re.search(rf"DynamoDB: {count} requests? · [0-9.]+ RCU · [0-9.]+ ms", page), page[-300:]

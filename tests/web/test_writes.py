@@ -163,9 +163,15 @@ def test_anonymous_post_is_sent_to_sign_in(sample, client, django_assert_dynamod
 def test_viewer_sees_no_edit_controls_and_editor_does(sample, analyst_client, editor_client):
     viewer_page = analyst_client.get(url("detail", document_id="DOC001")).content.decode()
     editor_page = editor_client.get(url("detail", document_id="DOC001")).content.decode()
-    for control in ("Record an entry", "Restate", "/entries/capital_call/POSITION_1/edit/", "/delete/"):
+    for control in ("Record an entry", "Restate", 'class="edit-link" href="/documents/DOC001/positions/POSITION_1/"'):
         assert control not in viewer_page
         assert control in editor_page
+    # Issue 15: each entry's Change/Remove live on the position-in-document page the row's "Edit" opens.
+    viewer_position = analyst_client.get(url("position", document_id="DOC001", position_id="POSITION_1")).content
+    editor_position = editor_client.get(url("position", document_id="DOC001", position_id="POSITION_1")).content
+    for control in ("/entries/capital_call/POSITION_1/edit/", "/delete/"):
+        assert control not in viewer_position.decode()
+        assert control in editor_position.decode()
     assert "Audit trail" in viewer_page
     new_document = url("create")
     assert new_document not in analyst_client.get(url("list")).content.decode()
@@ -265,7 +271,7 @@ def test_recording_an_existing_entry_is_a_form_error(sample, editor_client):
 def test_change_an_entry_recomputes_totals_and_audits_the_change(sample, editor_client):
     repo = sample.repository
     form_page = editor_client.get(entry_url("entry_edit")).content.decode()
-    assert 'value="500000"' in form_page and "disabled" in form_page
+    assert 'value="500,000.00"' in form_page and "disabled" in form_page
     data = {
         **ENTRY,
         "position_id": "POSITION_1",
@@ -347,7 +353,7 @@ def test_entry_changed_since_read_is_a_conflict(sample, monkeypatch):
     """The entry write is conditioned on the values the audit item records as 'before'."""
     repo = sample.repository
     entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
-    original_read = DocumentRepository.load_for_entry
+    original_read = DocumentRepository.load_for_entry_with_register  # the write's one read (issue 13)
     raced = []
 
     def read_then_colleague_writes(self, document_id, kind, position_id):
@@ -357,7 +363,7 @@ def test_entry_changed_since_read_is_a_conflict(sample, monkeypatch):
             services.entry_put(entry=replace(entry, amount=Decimal(1)), user="colleague")
         return loaded
 
-    monkeypatch.setattr(DocumentRepository, "load_for_entry", read_then_colleague_writes)
+    monkeypatch.setattr(DocumentRepository, "load_for_entry_with_register", read_then_colleague_writes)
     with pytest.raises(Conflict) as raised:
         services.entry_put(entry=replace(entry, amount=Decimal(2)), user="editor")
     assert raised.value.updated_by == "colleague"
@@ -384,7 +390,7 @@ def test_restate_form_is_preloaded_with_the_current_revision(sample, editor_clie
     page = editor_client.get(url("restate", document_id="DOC001")).content.decode()
     assert 'name="expected_revision" value="2"' in page
     assert 'value="Q3 2025 capital account statement"' in page
-    assert 'value="500000"' in page
+    assert 'value="500,000.00"' in page
 
 
 def test_restate_archives_and_replaces_in_one_go(sample, editor_client):
@@ -488,7 +494,8 @@ def test_each_write_costs_the_documented_requests(sample, editor_client, django_
         assert editor_client.post(url("entry_add", document_id="DOC001"), ENTRY).status_code == 302
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(url("restate", document_id="DOC001"), restate_data(2)).status_code == 302
-    with django_assert_dynamodb_requests(2, ["GetItem", "TransactWriteItems"]):
+    # the entry and its position register (issue 13) in one consistent BatchGetItem
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(entry_url("entry_delete")).status_code == 302
     data = {"document_id": "DOC003", "title": "N", "fund_id": "F", "as_of_date": "2025-10-31", "currency": "USD"}
     with django_assert_dynamodb_requests(1, ["TransactWriteItems"]):

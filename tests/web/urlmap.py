@@ -17,6 +17,8 @@ _REGEX_GROUP = re.compile(r"\(\?P<(?P<name>\w+)>(?P<body>[^)]*)\)")
 DUMMY = {
     "document_id": "DOC001",
     "position_id": "POSITION_1",
+    "fund_id": "FUND_A",
+    "investor_id": "INVESTOR_1",
     "kind": "capital_call",
     "content_type_id": "1",
     "object_id": "1",
@@ -73,4 +75,5 @@ def routes() -> list[Route]:
 
 def analyst_routes() -> list[Route]:
     """The project's own pages (documents, positions, the DynamoDB admin dashboard)."""
-    return [r for r in routes() if r.template.startswith(("/documents/", "/positions/", "/admin/dynamodb/"))]
+    prefixes = ("/documents/", "/positions/", "/funds/", "/investors/", "/admin/dynamodb/")
+    return [r for r in routes() if r.template.startswith(prefixes)]

@@ -11,6 +11,7 @@ from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
 from documents import selectors
+from fundportal.domain import dates
 from fundportal.dynamo.entities import Document
 from fundportal.dynamo.keys import validate_id
 from fundportal.management.base import DynamoCommand
@@ -33,9 +34,12 @@ def parse_date(value: str | None, option: str) -> date | None:
     if value is None:
         return None
     try:
-        return date.fromisoformat(value)
+        parsed = date.fromisoformat(value)
     except ValueError:
         raise CommandError(f"Invalid {option} date '{value}': use YYYY-MM-DD.") from None
+    if not dates.in_range(parsed):
+        raise CommandError(f"Invalid {option} date '{value}': {dates.range_message('date')}")
+    return parsed
 
 
 def _text(value: Any) -> str:

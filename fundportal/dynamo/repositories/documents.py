@@ -5,9 +5,9 @@ Patterns 1-6 and 8-12 of DESIGN.md; the write rules live in `documents.services`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from .. import keys
 from ..entities import (
@@ -17,67 +17,23 @@ from ..entities import (
     MonthCatalogEntry,
     PositionEntry,
     entity_from_item,
+    search_items_of,
 )
 from ..errors import AlreadyExists, NotFound, TransactionCancelled
 from ..gateway import EXISTS, NOT_EXISTS, Condition, TableGateway, check_size
 from ..keys import Kind
+from ..register import FundCatalogEntry, PositionRegister
 from ..schema import ENTITY_INDEX, MONTH_INDEX, TABLE
+from .document_models import DocumentOverview, DocumentSummary, Loaded, PositionInDocument
+from .register import RegisterWrite, raise_if_register_moved, register_key
 
 # The ClientRequestToken of the write that last replaced a current item: a caller retrying a
 # write whose reply was lost (same token) finds it here and gets success, not a false conflict.
 REQUEST_TOKEN = "RequestToken"  # noqa: S105 - an attribute name, not a secret
+# A hash of what that write asked for: the same token with other values is a different request.
+REQUEST_HASH = "RequestHash"
 # Attributes a position entry must still have, as read, for a change or removal to apply.
-ENTRY_SEEN_ATTRIBUTES = ("UpdatedAt", "Amount", "Status", "DueDate")
-
-T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded(Generic[T]):
-    """An entity as read for a write (None if missing) and the token of the write that made it."""
-
-    entity: T | None
-    token: str | None = None
-
-
-@dataclass(slots=True)
-class PositionInDocument:
-    """One position's entries in one document (any kind may be missing)."""
-
-    document_id: str
-    position_id: str
-    by_kind: dict[Kind, PositionEntry] = field(default_factory=dict)
-
-    def get(self, kind: Kind) -> PositionEntry | None:
-        return self.by_kind.get(kind)
-
-    @property
-    def entries(self) -> list[PositionEntry]:
-        return [self.by_kind[kind] for kind in keys.POSITION_KINDS if kind in self.by_kind]
-
-
-@dataclass(slots=True)
-class DocumentOverview:
-    """Everything a document's partition holds, from one Query (pattern 1)."""
-
-    document: Document
-    capital_activity: CapitalActivity | None = None
-    document_history: list[Document] = field(default_factory=list)
-    activity_history: list[CapitalActivity] = field(default_factory=list)
-    positions: list[PositionInDocument] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentSummary:
-    """A row of the document list (from the month index projection)."""
-
-    document_id: str
-    title: str
-    fund_id: str
-    as_of_date: date
-    status: str
-    revision: int
-    currency: str
+ENTRY_SEEN_ATTRIBUTES = ("Revision", "UpdatedAt", "Amount", "Status", "DueDate")
 
 
 class DocumentRepository:
@@ -235,6 +191,16 @@ class DocumentRepository:
         """Refuse an entity whose ids or size DynamoDB would refuse, before any request."""
         check_size(entity.to_item())
 
+    def existing(self, document_ids: Iterable[str]) -> dict[str, Document]:
+        """The current documents among `document_ids`: BatchGetItem, 100 keys a request."""
+        wanted = [(keys.document_pk(d), keys.latest_sk(Kind.DOCUMENT)) for d in document_ids]
+        found: dict[str, Document] = {}
+        for start in range(0, len(wanted), 100):
+            for item in self.gateway.batch_get(wanted[start : start + 100]).values():
+                document = Document.from_item(item)
+                found[document.document_id] = document
+        return found
+
     def count_partition(self, document_id: str) -> int:
         return sum(1 for _ in self._partition(document_id))
 
@@ -246,7 +212,7 @@ class DocumentRepository:
         doc_key, activity_key = (pk, keys.latest_sk(Kind.DOCUMENT)), (pk, keys.latest_sk(Kind.CAPITAL_ACTIVITY))
         found = self.gateway.batch_get([doc_key, activity_key], consistent=True)
         item = found.get(doc_key)
-        document = Loaded(Document.from_item(item), item.get(REQUEST_TOKEN)) if item else Loaded(None)
+        document = _loaded(Document, item)
         activity = CapitalActivity.from_item(found[activity_key]) if activity_key in found else None
         return document, activity
 
@@ -258,18 +224,43 @@ class DocumentRepository:
         if doc_key not in found:
             raise NotFound("Document", document_id)
         item = found.get(entry_key)
-        entry = Loaded(PositionEntry.from_item(item), item.get(REQUEST_TOKEN)) if item else Loaded(None)
+        entry = _loaded(PositionEntry, item)
         return Document.from_item(found[doc_key]), entry
+
+    def load_for_entry_with_register(
+        self, document_id: str, kind: Kind, position_id: str
+    ) -> tuple[Document, Loaded[PositionEntry], PositionRegister | None]:
+        """`load_for_entry` plus the position's register, in the same consistent BatchGetItem."""
+        pk = keys.document_pk(document_id)
+        doc_key, entry_key = (pk, keys.latest_sk(Kind.DOCUMENT)), (pk, keys.entry_sk(kind, position_id))
+        reg_key = register_key(position_id)
+        found = self.gateway.batch_get([doc_key, entry_key, reg_key], consistent=True)
+        if doc_key not in found:
+            raise NotFound("Document", document_id)
+        register = PositionRegister.from_item(found[reg_key]) if reg_key in found else None
+        return Document.from_item(found[doc_key]), _loaded(PositionEntry, found.get(entry_key)), register
+
+    def position_entries(self, position_id: str, kind: Kind) -> list[PositionEntry]:
+        """Every entry of one kind of a position (position index, all pages): the register's
+        recount of a "latest" figure when the entry holding it is changed or removed."""
+        from .positions import PositionRepository
+
+        return PositionRepository(self.gateway).entries(position_id, kind)
 
     # --- writes (one transaction each, with an audit item) ---
 
-    def create(self, document: Document, activity: CapitalActivity | None, audit: AuditEntry) -> None:
+    def create(
+        self, document: Document, activity: CapitalActivity | None, audit: AuditEntry, request_hash: str | None = None
+    ) -> None:
         """Conditional put of a new document (+ activity, month catalog); existing id → AlreadyExists."""
-        actions = [self.gateway.put_action(document.to_item(), NOT_EXISTS)]
+        actions = [self.gateway.put_action(_stamped(document.to_item(), audit, request_hash), NOT_EXISTS)]
         if activity is not None:
             actions.append(self.gateway.put_action(activity.to_item()))
         if document.as_of_date:
             actions.append(self.gateway.put_action(MonthCatalogEntry(document.as_of_date).to_item()))
+        if document.fund_id:  # the funds list's catalog entry comes with the fund's documents
+            actions.append(self.gateway.put_action(FundCatalogEntry(document.fund_id).to_item()))
+        actions.extend(self._search_actions(document))
         actions.append(self._audit_action(audit))
         try:
             self.gateway.transact(actions, audit.token)
@@ -287,13 +278,14 @@ class DocumentRepository:
         audit: AuditEntry,
         activity: CapitalActivity | None = None,
         archived_activity: CapitalActivity | None = None,
+        request_hash: str | None = None,
     ) -> None:
         """Archive the current copies and replace them, conditioned on `expected_revision`.
         Raises TransactionCancelled / IdempotencyMismatch for the service to explain."""
         revision = Condition("Revision = :expected", values={":expected": expected_revision})
         put = self.gateway.put_action
         actions = [
-            put({**document.to_item(), REQUEST_TOKEN: audit.token}, revision),
+            put(_stamped(document.to_item(), audit, request_hash), revision),
             put(archived.to_item(), NOT_EXISTS),
         ]
         if activity is not None:
@@ -304,27 +296,69 @@ class DocumentRepository:
         self.gateway.transact(actions, audit.token)
 
     # Pattern 11
-    def write_entry(self, entry: PositionEntry, previous: PositionEntry | None, audit: AuditEntry) -> None:
-        """Put an entry if it is still as `previous` (None: still absent), the document existing.
-        NotFound when the document is gone; TransactionCancelled (failed(1)) when the entry moved."""
+    def write_entry(
+        self,
+        entry: PositionEntry,
+        previous: PositionEntry | None,
+        audit: AuditEntry,
+        request_hash: str | None = None,
+        register: RegisterWrite | None = None,
+    ) -> None:
+        """Put an entry if it is still as `previous` (None: still absent), the document existing
+        (and of the entry's fund), with the position register's new roll-up (issue 13).
+        NotFound when the document is gone; TransactionCancelled (failed(1)) when the entry moved;
+        RegisterChanged when the register moved (re-read and retry)."""
         condition = NOT_EXISTS if previous is None else _unchanged(previous)
-        write = self.gateway.put_action({**entry.to_item(), REQUEST_TOKEN: audit.token}, condition)
-        self._entry_transaction(entry.document_id, write, audit)
+        write = self.gateway.put_action(_stamped(entry.to_item(), audit, request_hash), condition)
+        # Search items are constant: written when the position first registers, never on later
+        # writes (its fund's item comes with the fund's documents), so no write of an existing
+        # position touches an item shared with other positions.
+        new_position = register is None or register.seen_revision == 0
+        searchable = [i for i in search_items_of(entry) if i.kind is not keys.SearchKind.FUND] if new_position else []
+        extra = [*(register.actions(self.gateway) if register else ()), *(self._put(i) for i in searchable)]
+        self._entry_transaction(entry.document_id, write, audit, extra=extra, fund_id=entry.fund_id, register=register)
 
-    def remove_entry(self, entry: PositionEntry, audit: AuditEntry) -> None:
-        """Delete an entry if it is still as read."""
+    def remove_entry(self, entry: PositionEntry, audit: AuditEntry, register: RegisterWrite | None = None) -> None:
+        """Delete an entry if it is still as read (and update the register in the same transaction)."""
         key = (keys.document_pk(entry.document_id), entry.sk)
-        self._entry_transaction(entry.document_id, self.gateway.delete_action(key, _unchanged(entry)), audit)
+        delete = self.gateway.delete_action(key, _unchanged(entry))
+        extra = register.actions(self.gateway) if register else ()
+        self._entry_transaction(entry.document_id, delete, audit, extra=extra, register=register)
 
-    def _entry_transaction(self, document_id: str, write: dict[str, Any], audit: AuditEntry) -> None:
+    def _entry_transaction(
+        self,
+        document_id: str,
+        write: dict[str, Any],
+        audit: AuditEntry,
+        extra: Iterable[dict[str, Any]] = (),
+        fund_id: str | None = None,
+        register: RegisterWrite | None = None,
+    ) -> None:
         document_key = (keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT))
-        actions = [self.gateway.check_action(document_key, EXISTS), write, self._audit_action(audit)]
+        document_condition = EXISTS
+        if fund_id:  # an entry's fund is its document's (a document without a fund takes any)
+            document_condition = Condition(
+                "attribute_exists(PK) AND (attribute_not_exists(#fund) OR #fund = :fund)",
+                {"#fund": "FundId"},
+                {":fund": fund_id},
+            )
+        check = self.gateway.check_action(document_key, document_condition)
+        actions = [check, write, self._audit_action(audit), *extra]
         try:
             self.gateway.transact(actions, audit.token)
         except TransactionCancelled as error:
             if error.failed(0):
                 raise NotFound("Document", document_id) from error
+            if register is not None and not error.failed(1):
+                raise_if_register_moved(error, 3)  # the register's put is the first extra action
             raise
+
+    def _search_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """Puts of the search items an entity names (constant items: idempotent; issue 15)."""
+        return [self._put(item) for item in search_items_of(entity)]
+
+    def _put(self, constant: Any) -> dict[str, Any]:
+        return self.gateway.put_action(constant.to_item())
 
     def _audit_action(self, audit: AuditEntry) -> dict[str, Any]:
         # Microsecond time so a document's audit items sort in the order they were written.
@@ -338,13 +372,32 @@ class DocumentRepository:
         return self.gateway.batch_write(items, workers=workers, progress=progress)
 
 
+def _loaded(cls: Any, item: dict[str, Any] | None) -> Loaded[Any]:
+    if not item:
+        return Loaded(None)
+    return Loaded(cls.from_item(item), item.get(REQUEST_TOKEN), item.get(REQUEST_HASH))
+
+
+def _stamped(item: dict[str, Any], audit: AuditEntry, request_hash: str | None) -> dict[str, Any]:
+    """The item with the token (and intent hash) of the write that puts it."""
+    item = {**item, REQUEST_TOKEN: audit.token}
+    if request_hash:
+        item[REQUEST_HASH] = request_hash
+    return item
+
+
 def _unchanged(entry: PositionEntry) -> Condition:
-    """The entry still has the attributes it was read with (so an audit's before/after is exact)."""
+    """The entry still has the attributes it was read with (so an audit's before/after is exact),
+    its revision first: two saves in one second no longer both win."""
     stored = entry.to_item()
     clauses, names, values = [], {}, {}
     for i, attribute in enumerate(ENTRY_SEEN_ATTRIBUTES):
         names[f"#a{i}"] = attribute
-        if stored.get(attribute) is None:
+        if attribute == "Revision" and stored[attribute] == 1:
+            # Entries written before revisions existed have none: revision 1 is "absent or 1".
+            clauses.append(f"(attribute_not_exists(#a{i}) OR #a{i} = :a{i})")
+            values[f":a{i}"] = 1
+        elif stored.get(attribute) is None:
             clauses.append(f"attribute_not_exists(#a{i})")
         else:
             clauses.append(f"#a{i} = :a{i}")

@@ -10,6 +10,7 @@ from .. import keys
 from ..entities import PositionEntry
 from ..gateway import TableGateway
 from ..keys import Kind
+from ..register import PositionRegister, is_register_item
 from ..schema import POSITION_INDEX, TABLE
 
 _INDEX = TABLE.index(POSITION_INDEX)
@@ -24,6 +25,25 @@ class PositionPage:
     entries: list[PositionEntry]
     carried: dict[str, Any]
     _last_key: dict[str, Any] | None
+    # The position register (issue 13): sorted first in the partition, so on the first page of
+    # an unfiltered Query; None on later pages, with a kind filter, or for an unregistered position.
+    register: PositionRegister | None = None
+    # Where this page started (None on page 1): the short back-reference of the next cursor.
+    start_key: dict[str, Any] | None = None
+
+    @property
+    def start_reference(self) -> dict[str, str] | None:
+        """This page's start key as plain strings (a short back-reference; None on page 1)."""
+        if self.start_key is None:
+            return None
+        return {name: value["S"] for name, value in self.start_key.items()}
+
+    def cursor_at(self, reference: Any, carry: dict[str, Any] | None = None) -> str | None:
+        """A signed cursor of the page that starts at `reference` (a `start_reference`)."""
+        if not isinstance(reference, dict) or not reference or not all(isinstance(v, str) for v in reference.values()):
+            return None
+        last_key = {name: {"S": value} for name, value in reference.items()}
+        return cursors.encode(last_key, _binding(self.position_id, self.kind), carry)
 
     @property
     def has_next(self) -> bool:
@@ -49,13 +69,20 @@ class PositionRepository:
         condition, values = _key_condition(position_id, kind)
         start_key, carried = cursors.decode(cursor, _binding(position_id, kind)) if cursor else (None, {})
         page = self.gateway.query_page(condition, values, index=POSITION_INDEX, limit=limit, start_key=start_key)
-        entries = [PositionEntry.from_item(item) for item in page.items]
-        return PositionPage(position_id, kind, entries, carried, page.last_key)
+        register = None
+        entries = []
+        for item in page.items:
+            if is_register_item(item):
+                register = PositionRegister.from_item(item)
+            else:
+                entries.append(PositionEntry.from_item(item))
+        return PositionPage(position_id, kind, entries, carried, page.last_key, register, start_key)
 
     def entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
-        """Every entry of a position, all pages (exports and reports)."""
+        """Every entry of a position, all pages (exports and reports; the register left out)."""
         condition, values = _key_condition(position_id, kind)
-        return [PositionEntry.from_item(item) for item in self.gateway.query(condition, values, index=POSITION_INDEX)]
+        items = self.gateway.query(condition, values, index=POSITION_INDEX)
+        return [PositionEntry.from_item(item) for item in items if not is_register_item(item)]
 
 
 def _key_condition(position_id: str, kind: Kind | None) -> tuple[str, dict[str, str]]:

@@ -15,7 +15,8 @@ from fundportal.management.output import item_progress
 
 class Command(DynamoCommand):
     help = (
-        "Recompute GSI_PK/GSI_SK, GSI2_PK/GSI2_SK and GSI3_PK/GSI3_SK of every fund item from its own data "
+        "Recompute GSI_PK/GSI_SK, GSI2_PK/GSI2_SK and GSI3_PK/GSI3_SK of every fund item from its own data, "
+        "and write the search keys of the ids they name (documents, positions, funds, investors) "
         "(each item is parsed into its entity and its keys re-derived). A parallel Scan with --segments "
         "workers; an item is updated only when its index attributes differ, with a condition that it is "
         "unchanged since it was read, so re-running is safe and concurrent edits win. --rate caps scanned "
@@ -60,7 +61,8 @@ class Command(DynamoCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Backfill complete: scanned {counts.scanned:,}, updated {counts.updated:,}, "
-                f"unchanged {counts.unchanged:,}, skipped {counts.skipped:,} (not fund items or changed meanwhile)."
+                f"unchanged {counts.unchanged:,}, skipped {counts.skipped:,} (not fund items or changed meanwhile); "
+                f"search keys written {counts.search_keys:,}."
             )
         )
         if resume_file and state.complete:

@@ -14,19 +14,34 @@ from fundportal.management.base import DynamoCommand
 
 class Command(DynamoCommand):
     help = (
-        "Create the DynamoDB table and its global secondary indexes (waits until ACTIVE). "
-        "Run again to compare the live schema with the definition: drift exits non-zero."
+        "Create the DynamoDB table and its global secondary indexes (waits until ACTIVE). On an existing "
+        "table, create missing indexes and recreate any whose keys or projection differ (UpdateTable: delete, "
+        "then create, waiting for ACTIVE); --check only compares. Drift that remains exits non-zero."
     )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--table", help="table name (default: settings.DYNAMODB_TABLE)")
         parser.add_argument("--wait", type=float, default=120, help="seconds to wait for ACTIVE (default 120)")
+        parser.add_argument(
+            "--check", action="store_true", help="only compare the live table with the definition; change nothing"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["table"] or table_name()
-        created, status = tables.create(name, wait_seconds=options["wait"])
+        if options["check"]:
+            created, status = False, tables.describe(name)
+            if status.status == "MISSING":
+                raise CommandError(f"table {name} does not exist")
+        else:
+            created, status = tables.create(name, wait_seconds=options["wait"])
         verb = "Created" if created else "Found"
         self.stdout.write(f"{verb} table {name}: {status.status}")
+        if not created and not options["check"] and status.problems:
+            try:
+                tables.upgrade(name, wait_seconds=max(options["wait"], 600), log=lambda m: self.stdout.write(f"  {m}"))
+            except TimeoutError as error:
+                raise CommandError(str(error)) from error
+            status = tables.describe(name)
         for index in TABLE.indexes:
             live = next((i for i in status.indexes if i["IndexName"] == index.name), {})
             self.stdout.write(

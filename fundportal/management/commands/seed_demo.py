@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import time
 from argparse import ArgumentTypeError
+from collections.abc import Iterator
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
 from fundportal.dynamo import tables
-from fundportal.dynamo.entities import MonthCatalogEntry
+from fundportal.dynamo.entities import MonthCatalogEntry, search_items_of_item
 from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.sample import sample_entities, sample_items
+from fundportal.dynamo.repositories.document_list import DocumentListRepository
+from fundportal.dynamo.sample import sample_entities, sample_items, sample_register_items
+from fundportal.dynamo.synthetic import BY as SYNTHETIC_BY
 from fundportal.dynamo.synthetic import SyntheticSpec, generate, item_size
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
@@ -25,6 +28,17 @@ def _positive(value: str) -> int:
     if number < 0:
         raise ArgumentTypeError(f"expected 0 or more, got {number}")
     return number
+
+
+def _collecting_search_items(items: Iterator[dict[str, Any]], found: list[Any]) -> Iterator[dict[str, Any]]:
+    """Pass items through, noting the search items they name (written after the bulk load)."""
+    seen: set[Any] = set()
+    for item in items:
+        for search in search_items_of_item(item):
+            if search not in seen:
+                seen.add(search)
+                found.append(search)
+        yield item
 
 
 class Command(DynamoCommand):
@@ -76,7 +90,21 @@ class Command(DynamoCommand):
         if spec is None:
             self.load_sample(repository)
         else:
+            self.refuse_foreign_documents(repository, spec)
             self.load_synthetic(repository, spec, options["workers"] or 1, options["verbosity"] > 0)
+
+    @staticmethod
+    def refuse_foreign_documents(repository: DocumentRepository, spec: SyntheticSpec) -> None:
+        """Synthetic data overwrites only what seed_demo wrote (re-running a seed is idempotent),
+        never a document someone else made: the seed sample's DOC001, an analyst's document."""
+        ids = [spec.document_id(n) for n in range(1, spec.documents + 1)]
+        foreign = sorted(d.document_id for d in repository.existing(ids).values() if d.updated_by != SYNTHETIC_BY)
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+            raise CommandError(
+                f"refusing to write synthetic data into existing documents not made by seed_demo: {shown}. "
+                "Use an empty table (or another DYNAMODB_TABLE) for synthetic data."
+            )
 
     @staticmethod
     def synthetic_spec(options: dict[str, Any]) -> SyntheticSpec:
@@ -106,14 +134,18 @@ class Command(DynamoCommand):
         started = time.perf_counter()
         with item_progress(self, enabled=show) as progress:
             task = progress.add_task("BatchWriteItem", total=total)
+            search: list[Any] = []
             written = repository.bulk_load(
-                generate(spec), workers=workers, progress=lambda n: progress.advance(task, n)
+                _collecting_search_items(generate(spec), search),
+                workers=workers,
+                progress=lambda n: progress.advance(task, n),
             )
+            searched = DocumentListRepository().put_search_items(search, workers=workers)
         elapsed = time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(
                 f"Loaded {written:,} items for {self.describe(spec)} in {elapsed:.1f} s "
-                f"({written / elapsed:,.0f} items/s, {workers} workers)."
+                f"({written / elapsed:,.0f} items/s, {workers} workers), and {searched:,} search keys."
             )
         )
 
@@ -128,10 +160,11 @@ class Command(DynamoCommand):
         items = sample_items()
         months = {e.as_of_date for e in sample_entities() if getattr(e, "latest", False) and e.as_of_date}
         catalog_items = [MonthCatalogEntry(month).to_item() for month in sorted(months)]
-        repository.bulk_load(items + catalog_items, workers=1)
+        repository.bulk_load(items + catalog_items + sample_register_items(), workers=1)  # + registers (issue 13)
+        searched = DocumentListRepository().put_search_items(s for item in items for s in search_items_of_item(item))
         self.stdout.write(
             self.style.SUCCESS(
-                f"Loaded the seed sample: {len(items)} fund items (DOC001, DOC002) "
-                f"and {len(catalog_items)} month-catalog entries."
+                f"Loaded the seed sample: {len(items)} fund items (DOC001, DOC002), "
+                f"{len(catalog_items)} month-catalog entries and {searched} search keys."
             )
         )

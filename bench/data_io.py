@@ -1,0 +1,107 @@
+"""Section "data_io" (issue 14): importing a notice and exporting a workbook.
+
+- Import: a generated N-row CSV notice (N/3 positions x call, distribution, commitment) through
+  `import_prepare` + `import_apply` (validation reads, then parallel transactions of whole
+  positions with their registers, then the publishing transaction), end to end: rows/s (target
+  ≥ 1,000 on DynamoDB Local). A second run of the same file is timed too (it writes nothing).
+- Export: the XLSX of a P-position document (`/documents/<doc>/export.xlsx`'s work: the
+  overview selector + the workbook) vs the document's Query alone, interleaved trials: p50s and
+  their ratio.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+
+from fundportal.dynamo import tables
+from fundportal.dynamo.gateway import TableGateway
+from fundportal.dynamo.repositories import DocumentRepository
+
+from . import data
+from .common import interleave
+
+EXPORT_DOCUMENT = "XL_DOC"
+
+
+def notice_csv(rows: int, document_id: str = "BENCH_NOTICE") -> bytes:
+    from tests.notices import csv_bytes, notice_rows  # the same generator the tests use
+
+    return csv_bytes(notice_rows(max(1, rows // 3), document_id=document_id))
+
+
+def run_import(table: str, rows: int, workers: int = 8) -> dict[str, Any]:
+    from imports.services import import_apply, import_prepare
+
+    settings.DYNAMODB_TABLE = table
+    tables.create(table)
+    try:
+        payload = notice_csv(rows)
+        started = time.perf_counter()
+        prepared = import_prepare(data=payload, filename="bench.csv")
+        validated = time.perf_counter()
+        if not prepared.ok:
+            raise RuntimeError(f"the bench notice did not validate: {prepared.validation.errors[:3]}")
+        result = import_apply(prepared=prepared, user="bench", workers=workers)
+        finished = time.perf_counter()
+        again = time.perf_counter()
+        second = import_prepare(data=payload, filename="bench.csv")
+        again = time.perf_counter() - again
+        seconds = finished - started
+        return {
+            "rows": result.rows,
+            "workers": workers,
+            "validate_s": round(validated - started, 2),
+            "write_s": round(finished - validated, 2),
+            "total_s": round(seconds, 2),
+            "rows_per_s": round(result.rows / seconds, 1),
+            "second_run_s": round(again, 2),
+            "second_run_wrote": 0 if second.done else None,
+        }
+    finally:
+        tables.delete(table)
+
+
+def run_export(table: str, positions: int, trials: int, warmup: int) -> dict[str, Any]:
+    from documents.selectors import document_overview
+    from exports.tables import document_table
+    from exports.writers import xlsx_bytes
+
+    settings.DYNAMODB_TABLE = table
+    tables.create(table)
+    try:
+        items = data.document(EXPORT_DOCUMENT, [f"XP_{n:04d}" for n in range(positions)])
+        DocumentRepository(TableGateway(table)).bulk_load(items, workers=8)
+        sizes: list[int] = []
+
+        def export() -> None:
+            sizes.append(len(xlsx_bytes([document_table(document_overview(document_id=EXPORT_DOCUMENT))])))
+
+        def query() -> None:
+            DocumentRepository(TableGateway(table)).overview(EXPORT_DOCUMENT)
+
+        samples = interleave({"xlsx export": export, "overview query": query}, trials=trials, warmup=warmup)
+        p50 = {name: s.median for name, s in samples.items()}
+        return {
+            "positions": positions,
+            "items": len(items),
+            "xlsx_bytes": sizes[-1] if sizes else 0,
+            "p50_ms": {name: round(ms, 1) for name, ms in p50.items()},
+            "ratio": round(p50["xlsx export"] / p50["overview query"], 2) if p50["overview query"] else None,
+        }
+    finally:
+        tables.delete(table)
+
+
+def run(endpoint: str, rows: int, positions: int, trials: int, warmup: int) -> dict[str, Any]:
+    settings.DYNAMODB_ENDPOINT_URL = endpoint
+    return {
+        "description": (
+            f"import of a {rows:,}-row CSV notice (validate + parallel transactions + publish, 8 workers), "
+            f"and the XLSX export of a {positions:,}-position document vs its overview Query (p50)"
+        ),
+        "import": run_import("bench_import", rows),
+        "export": run_export("bench_export", positions, trials, warmup),
+    }

@@ -1,0 +1,118 @@
+"""Finding documents (issue 15): the documents list across months and the id search.
+Each view validates its input with a form, calls one selector and renders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views import View
+
+from documents import list_selectors
+from fundportal.dynamo import InvalidId
+from fundportal.dynamo.entities import DOCUMENT_STATUSES, DOCUMENT_TYPES
+from fundportal.dynamo.keys import validate_id
+
+
+class ListFilterForm(forms.Form):
+    """`?fund=&type=&status=&from=&to=&cursor=`; every field optional."""
+
+    PARAMETERS = {"fund_id": "fund", "document_type": "type", "start": "from", "end": "to"}
+
+    fund_id = forms.CharField(required=False, label="Fund", max_length=64)
+    document_type = forms.ChoiceField(
+        required=False,
+        label="Type",
+        choices=[("", "Any type"), *((t, list_selectors.type_label(t)) for t in DOCUMENT_TYPES)],
+    )
+    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *((s, s) for s in DOCUMENT_STATUSES)])
+    start = forms.DateField(required=False, label="As of from", widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(required=False, label="As of to", widget=forms.DateInput(attrs={"type": "date"}))
+    cursor = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def add_prefix(self, field_name: str) -> str:
+        return self.PARAMETERS.get(field_name, field_name)
+
+    def clean_fund_id(self) -> str:
+        value = self.cleaned_data["fund_id"].strip()
+        if value:
+            try:
+                validate_id(value, "fund id")
+            except InvalidId as error:
+                raise forms.ValidationError(error.user_message) from None
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and start > end:
+            raise forms.ValidationError("The 'as of from' date must be on or before the 'as of to' date.")
+        return cleaned
+
+    def filters(self) -> list_selectors.ListFilters:
+        data = self.cleaned_data
+        return list_selectors.ListFilters(
+            fund_id=data.get("fund_id") or "",
+            document_type=data.get("document_type") or "",
+            status=data.get("status") or "",
+            start=data.get("start"),
+            end=data.get("end"),
+        )
+
+    def query(self, **changes: str | None) -> str:
+        """The current filters as a query string, with `changes` applied (None removes)."""
+        params = self.data.copy()
+        for name, value in changes.items():
+            params.pop(name, None)
+            if value:
+                params[name] = value
+        return params.urlencode()
+
+
+class DocumentListView(LoginRequiredMixin, View):
+    """Current documents across months, newest first, 50 a page (month-sharded index)."""
+
+    template_name = "documents/list.html"
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        form = ListFilterForm(request.GET)
+        if not form.is_valid():
+            context = {"form": form, "page": None}
+            return render(request, self.template_name, context, status=400)
+        page = list_selectors.document_list_page(filters=form.filters(), cursor=form.cleaned_data["cursor"] or None)
+        context = {
+            "form": form,
+            "page": page,
+            "documents": page.documents,
+            "filtered": any(form.cleaned_data.get(name) for name in ListFilterForm.PARAMETERS),
+            "older_query": form.query(cursor=page.older_cursor) if page.older_cursor else "",
+            "newer_query": form.query(cursor=page.newer_cursor),
+            "later_query": form.query(cursor=None, to="9999-12-31"),
+        }
+        return render(request, self.template_name, context)
+
+
+class SearchView(LoginRequiredMixin, View):
+    """`?q=`: ids of documents, positions, funds and investors, any case, exact or prefix.
+    One match (or one exact match) opens its page; several are listed by kind; none says so."""
+
+    template_name = "documents/search.html"
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        query = request.GET.get("q", "").strip()
+        context: dict[str, Any] = {"query": query, "results": None, "error": None}
+        if not query:
+            return render(request, self.template_name, context)
+        try:
+            validate_id(query, "document, position, fund or investor id")
+        except InvalidId as error:
+            context["error"] = error.user_message
+            return render(request, self.template_name, context)
+        results = list_selectors.search(query=query)
+        if results.target is not None:
+            return redirect(results.target.url)
+        context["results"] = results
+        return render(request, self.template_name, context)

@@ -1,0 +1,107 @@
+"""The capital account statement of a position (`/positions/<pos>/statement.pdf?as_of=`): its
+entries up to a date, read like the position page (one Query on GSI_Position_Document, all
+pages) with the same accumulator (`FiguresBuilder`), the register's commitment (issue 13) and
+the same IRR function (`fundportal.domain.returns.irr`). Rendered from a Django template to PDF
+with WeasyPrint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from documents.selectors import KIND_LABELS
+from fundportal.domain.figures import Figures, FiguresBuilder, counts, percent_called
+from fundportal.domain.money import Money, money
+from fundportal.domain.returns import as_percent, irr
+from fundportal.dynamo.entities import PositionEntry
+from fundportal.dynamo.errors import NotFound
+from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.repositories import PositionRepository
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    on: date | None
+    document_id: str
+    label: str
+    amount: Money
+    status: str
+    counts: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CurrencyStatement:
+    figures: Figures
+    commitment: Money | None
+    percent_called: Decimal | None
+    irr_percent: Decimal | None
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    position_id: str
+    fund_id: str
+    investor_id: str
+    as_of: date | None
+    currencies: list[CurrencyStatement]
+    flows: list[Flow]  # every entry up to the date, by flow date (cancelled shown, not counted)
+
+
+def position_statement(
+    *, position_id: str, as_of: date | None = None, repository: PositionRepository | None = None
+) -> Statement:
+    entries = (repository or PositionRepository()).entries(position_id)
+    if as_of is not None:
+        entries = [e for e in entries if e.as_of_date is None or e.as_of_date <= as_of]
+    if not entries:
+        raise NotFound("Position", position_id)
+    builder = FiguresBuilder(flows=True)
+    for entry in entries:
+        builder.add(entry)
+    register = _register(position_id)
+    currencies = []
+    for f in builder.by_currency():
+        commitment = None
+        if register is not None and register.commitment is not None and register.currency == f.currency:
+            commitment = money(register.commitment, register.currency)
+        rate = irr(builder.flows(f.currency), f.nav.amount if f.nav else None, f.nav_as_of)
+        currencies.append(CurrencyStatement(f, commitment, percent_called(f.called, commitment), as_percent(rate)))
+    first = entries[0]
+    return Statement(
+        position_id=position_id,
+        fund_id=first.fund_id,
+        investor_id=first.investor_id,
+        as_of=as_of,
+        currencies=currencies,
+        flows=[_flow(e) for e in sorted(entries, key=_flow_order)],
+    )
+
+
+def _register(position_id: str) -> Any:
+    """The position's register (issue 13) for its commitment; None if not registered."""
+    from fundportal.dynamo.repositories.register import RegisterRepository
+
+    return RegisterRepository().get(position_id)
+
+
+def _flow_order(entry: PositionEntry) -> tuple[date, str, int]:
+    order = [Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV]
+    return entry.flow_date or date.min, entry.document_id, order.index(entry.kind)
+
+
+def _flow(entry: PositionEntry) -> Flow:
+    return Flow(
+        entry.flow_date, entry.document_id, KIND_LABELS[entry.kind], entry.money, entry.status, counts(entry.status)
+    )
+
+
+def statement_pdf(statement: Statement, *, generated_by: str, base_url: str | None = None) -> bytes:
+    """The statement rendered from `exports/statement.html` by WeasyPrint."""
+    from weasyprint import HTML
+
+    html = render_to_string("exports/statement.html", {"statement": statement, "generated_by": generated_by})
+    return HTML(string=html, base_url=base_url).write_pdf()

@@ -1,0 +1,214 @@
+"""The rows every export writes (CSV and XLSX alike), built from the pages' own view models
+(`documents.selectors.document_overview`, `positions.selectors.position_report`): no figure is
+computed here, each is read from a `Figures` (fundportal/domain/figures.py).
+
+A table is a header and rows of typed cells: `Amount` (Decimal + currency), `Ratio`, text or a
+date. The CSV writer prints them with exactly the currency's decimals; the XLSX writer stores
+real numbers with the currency's number format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from documents.selectors import DocumentPage, EntryCell
+from fundportal.domain.figures import Figures
+from fundportal.dynamo.keys import POSITION_KINDS
+
+TOTAL = "TOTAL"
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    value: Decimal
+    currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ratio:
+    value: Decimal  # 0.16 -> shown "0.16" (a multiple, "x" on pages)
+
+
+Cell = Amount | Ratio | str | date | int | Decimal | None
+
+
+@dataclass
+class Table:
+    name: str
+    columns: list[str]
+    rows: list[list[Cell]] = field(default_factory=list)
+    totals: list[list[Cell]] = field(default_factory=list)  # one row per currency, after the rows
+
+
+def _amount(value: Any) -> Amount | None:
+    """A Money (or None) as an Amount cell."""
+    return None if value is None else Amount(value.amount, value.currency.code)
+
+
+def _ratio(value: Decimal | None) -> Ratio | None:
+    return None if value is None else Ratio(value)
+
+
+def _entry_cells(cells: list[EntryCell | None]) -> list[Cell]:
+    out: list[Cell] = []
+    for cell in cells:
+        out.extend([_amount(cell.amount), cell.status] if cell is not None else [None, ""])
+    return out
+
+
+KIND_COLUMNS = [name for kind in POSITION_KINDS for name in (kind.slug, f"{kind.slug}_status")]
+FIGURE_COLUMNS = ["called", "distributed", "unfunded", "nav", "dpi", "tvpi"]
+
+
+def _figure_cells(f: Figures) -> list[Cell]:
+    return [
+        _amount(f.called),
+        _amount(f.distributed),
+        _amount(f.unfunded),
+        _amount(f.nav),
+        _ratio(f.dpi),
+        _ratio(f.tvpi),
+    ]
+
+
+def document_table(page: DocumentPage) -> Table:
+    """The document page: a row per position (and currency), totals per currency."""
+    document = page.document
+    as_of = document.as_of_date
+    table = Table(
+        name=document.document_id,
+        columns=[
+            "document_id",
+            "as_of_date",
+            "fund_id",
+            "investor_id",
+            "position_id",
+            "currency",
+            *KIND_COLUMNS,
+            *FIGURE_COLUMNS,
+        ],
+    )
+    for row in page.rows:
+        for f in row.figures or []:
+            table.rows.append(
+                [
+                    document.document_id,
+                    as_of,
+                    row.fund_id,
+                    row.investor_id,
+                    row.position_id,
+                    f.currency,
+                    *_entry_cells(row.cells),
+                    *_figure_cells(f),
+                ]
+            )
+    blank = [None, ""] * len(POSITION_KINDS)
+    for f in page.totals:
+        table.totals.append(
+            [document.document_id, as_of, document.fund_id, TOTAL, TOTAL, f.currency, *blank, *_figure_cells(f)]
+        )
+    return table
+
+
+def position_table(report: Any) -> Table:
+    """The position history (`position_report`): a row per document with the running figures of
+    its currency, totals per currency."""
+    first = report.entries[0]
+    table = Table(
+        name=report.position_id,
+        columns=[
+            "position_id",
+            "fund_id",
+            "investor_id",
+            "document_id",
+            "as_of_date",
+            "currency",
+            *KIND_COLUMNS,
+            "called_to_date",
+            "distributed_to_date",
+            "dpi_to_date",
+            "dpi_settled_to_date",
+        ],
+    )
+    for row in report.rows:
+        to_date = row.to_date
+        table.rows.append(
+            [
+                report.position_id,
+                first.fund_id,
+                first.investor_id,
+                row.document_id,
+                row.as_of_date,
+                row.currency,
+                *_entry_cells(row.cells),
+                _amount(to_date.called),
+                _amount(to_date.distributed),
+                _ratio(to_date.dpi),
+                _ratio(to_date.dpi_settled),
+            ]
+        )
+    blank = [None, ""] * len(POSITION_KINDS)
+    for f in report.figures:
+        table.totals.append(
+            [
+                report.position_id,
+                first.fund_id,
+                first.investor_id,
+                TOTAL,
+                None,
+                f.currency,
+                *blank,
+                _amount(f.called),
+                _amount(f.distributed),
+                _ratio(f.dpi),
+                _ratio(f.dpi_settled),
+            ]
+        )
+    return table
+
+
+def fund_table(page: Any) -> Table:
+    """The fund page (`funds.selectors.fund_detail`, issue 13): a row per position and currency with
+    commitment, figures and returns from the register, totals per currency."""
+    table = Table(
+        name=page.group_id,
+        columns=[
+            "fund_id",
+            "investor_id",
+            "position_id",
+            "currency",
+            "commitment",
+            "called",
+            "percent_called",
+            "unfunded",
+            "distributed",
+            "nav",
+            "dpi",
+            "rvpi",
+            "tvpi",
+            "irr_percent",
+        ],
+    )
+
+    def cells(line: Any) -> list[Cell]:
+        f = line.figures
+        return [
+            _amount(line.commitment),
+            _amount(f.called),
+            line.percent_called,
+            _amount(f.unfunded),
+            _amount(f.distributed),
+            _amount(f.nav),
+            _ratio(f.dpi),
+            _ratio(f.rvpi),
+            _ratio(f.tvpi),
+            line.irr_percent,
+        ]
+
+    for line in page.lines:
+        table.rows.append([line.fund_id, line.investor_id, line.position_id, line.currency, *cells(line)])
+    for line in page.totals:
+        table.totals.append([page.group_id, TOTAL, TOTAL, line.currency, *cells(line)])
+    return table

@@ -1,0 +1,86 @@
+"""Downloads: XLSX and CSV of the document and position pages, the fund roll-up workbook, and the
+capital account statement PDF. Each reads the same selector as its page (never a second formula)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import BadRequest
+from django.http import HttpResponse
+from django.views import View
+
+from documents import selectors as document_selectors
+from fundportal.domain import dates
+from positions import selectors as position_selectors
+
+from .statement import position_statement, statement_pdf
+from .tables import Table, document_table, fund_table, position_table
+from .writers import write_csv, xlsx_bytes
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def csv_response(table: Table, filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    write_csv(response, table)
+    return response
+
+
+class DocumentXlsxView(LoginRequiredMixin, View):
+    def get(self, request, document_id: str) -> HttpResponse:
+        page = document_selectors.document_overview(document_id=document_id)
+        return _download(xlsx_bytes([document_table(page)]), XLSX, f"document-{document_id}.xlsx")
+
+
+class DocumentCsvView(LoginRequiredMixin, View):
+    def get(self, request, document_id: str) -> HttpResponse:
+        page = document_selectors.document_overview(document_id=document_id)
+        return csv_response(document_table(page), f"document-{document_id}.csv")
+
+
+class PositionXlsxView(LoginRequiredMixin, View):
+    def get(self, request, position_id: str) -> HttpResponse:
+        report = position_selectors.position_report(position_id=position_id)
+        return _download(xlsx_bytes([position_table(report)]), XLSX, f"position-{position_id}.xlsx")
+
+
+class FundXlsxView(LoginRequiredMixin, View):
+    """The fund page's roll-up (issue 13's register): one Query, as a workbook."""
+
+    def get(self, request, fund_id: str) -> HttpResponse:
+        from funds.selectors import fund_detail
+
+        page = fund_detail(fund_id=fund_id)
+        return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
+
+
+class StatementPdfView(LoginRequiredMixin, View):
+    """`?as_of=YYYY-MM-DD` limits the statement to documents as of that date (400 if malformed)."""
+
+    def get(self, request, position_id: str) -> HttpResponse:
+        as_of = _as_of(request.GET.get("as_of", ""))
+        statement = position_statement(position_id=position_id, as_of=as_of)
+        pdf = statement_pdf(statement, generated_by=request.user.get_username())
+        suffix = f"-{as_of.isoformat()}" if as_of else ""
+        return _download(pdf, "application/pdf", f"statement-{position_id}{suffix}.pdf")
+
+
+def _as_of(text: str) -> date | None:
+    if not text:
+        return None
+    try:
+        value = date.fromisoformat(text)
+    except ValueError:
+        raise BadRequest("as_of must be a date: YYYY-MM-DD.") from None
+    if not dates.in_range(value):
+        raise BadRequest(dates.range_message("as_of date"))
+    return value

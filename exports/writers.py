@@ -1,0 +1,123 @@
+"""Write a `Table` as CSV or XLSX.
+
+CSV: amounts with exactly their currency's decimals ('500000.00', JPY '50000000'), dates ISO,
+ratios as '0.16'; a text cell that begins with = + - @ (or a tab/carriage return) is prefixed
+with ' so a spreadsheet never runs it as a formula (OWASP "CSV injection").
+
+XLSX (xlsxwriter): amounts are numbers with the currency's number format ('#,##0.00 "USD"'),
+ratios numbers with '0.00"x"', dates real dates; a bold, frozen header row with filters; the
+totals per currency below the rows, in bold. Spreadsheet numbers are binary doubles: amounts
+up to 15 significant digits (9,999,999,999,999.99) are stored exactly.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from fundportal.domain.amounts import excel_format, plain_amount
+
+from .tables import Amount, Cell, Ratio, Table
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralised(text: str) -> str:
+    """A text cell that a spreadsheet would read as a formula, made inert."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_text(value: Cell) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, Amount):
+        return plain_amount(value.value, value.currency)
+    if isinstance(value, Ratio):
+        return f"{value.value:.2f}"
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (int, Decimal)):
+        return str(value)
+    return neutralised(str(value))
+
+
+def write_csv(stream: Any, table: Table) -> None:
+    """The table's rows (not its totals: one row per record, so the file stays a plain list)."""
+    writer = csv.writer(stream, lineterminator="\r\n")
+    writer.writerow(table.columns)
+    for row in table.rows:
+        writer.writerow([csv_text(cell) for cell in row])
+
+
+def xlsx_bytes(tables: list[Table]) -> bytes:
+    """A workbook with one sheet per table."""
+    import xlsxwriter
+
+    buffer = io.BytesIO()
+    workbook = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False})
+    header = workbook.add_format({"bold": True, "bottom": 1})
+    formats: dict[tuple[str, bool], Any] = {}
+
+    def fmt(kind: str, bold: bool) -> Any:
+        key = (kind, bold)
+        if key not in formats:
+            if kind == "date":
+                spec: dict[str, Any] = {"num_format": "yyyy-mm-dd"}
+            elif kind == "ratio":
+                spec = {"num_format": '0.00"x"'}
+            elif kind == "text":
+                spec = {}
+            else:
+                spec = {"num_format": excel_format(kind)}
+            formats[key] = workbook.add_format({**spec, "bold": bold})
+        return formats[key]
+
+    for table in tables:
+        sheet = workbook.add_worksheet(_sheet_name(table.name))
+        sheet.write_row(0, 0, table.columns, header)
+        sheet.freeze_panes(1, 0)
+        widths = [max(10, len(c) + 2) for c in table.columns]
+        row_number = 1
+        for bold, rows in ((False, table.rows), (True, table.totals)):
+            for row in rows:
+                for column, cell in enumerate(row):
+                    _write(sheet, row_number, column, cell, fmt, bold)
+                    widths[column] = max(widths[column], min(40, _width(cell)))
+                row_number += 1
+        sheet.autofilter(0, 0, max(row_number - 1, 1), len(table.columns) - 1)
+        for column, width in enumerate(widths):
+            sheet.set_column(column, column, width)
+    workbook.close()
+    return buffer.getvalue()
+
+
+def _write(sheet: Any, row: int, column: int, cell: Cell, fmt: Any, bold: bool) -> None:
+    if cell is None or cell == "":
+        if bold:
+            sheet.write_blank(row, column, None, fmt("text", True))
+        return
+    if isinstance(cell, Amount):
+        # The one float in the project: a spreadsheet number is a double (see the module docstring).
+        sheet.write_number(row, column, float(cell.value), fmt(cell.currency, bold))
+    elif isinstance(cell, Ratio):
+        sheet.write_number(row, column, float(cell.value), fmt("ratio", bold))
+    elif isinstance(cell, date):
+        sheet.write_datetime(row, column, cell, fmt("date", bold))
+    elif isinstance(cell, (int, Decimal)):  # counts and percentages (% called, IRR %)
+        sheet.write_number(row, column, float(cell), fmt("text", bold))
+    else:
+        sheet.write_string(row, column, str(cell), fmt("text", bold))
+
+
+def _width(cell: Cell) -> int:
+    if isinstance(cell, Amount):
+        return len(f"{cell.value:,.2f}") + 6
+    return len(str(cell)) + 2 if cell is not None else 0
+
+
+def _sheet_name(name: str) -> str:
+    """Excel sheet names: at most 31 characters, none of []:*?/\\ (ids never have them)."""
+    return name[:31] or "Sheet1"

@@ -1,0 +1,88 @@
+"""Amounts as people type them and as files carry them, per currency (issue 14).
+
+- A currency's decimals come from CLDR (babel, already installed with py-moneyed): USD, EUR,
+  GBP, CHF 2; JPY 0.
+- `parse_amount` accepts thousands separators ("1,250,000.00"); `exact=True` (imports) also
+  demands exactly the currency's decimals, so "1250000" for USD or "5000.00" for JPY is refused
+  rather than guessed.
+- `plain_amount` is the one text form of an amount in files: no separators, exactly the
+  currency's decimals ("500000.00", JPY "50000000").
+- `typed_amount` is the form field's display ("1,250,000.00").
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from babel.numbers import get_currency_precision
+
+from .money import currency_code
+
+MAX_DIGITS = 18  # up to 9,999,999,999,999,999.99, as the forms allow
+# Groups of three after the first 1-3 digits, or no separators at all; an optional fraction.
+_AMOUNT = re.compile(r"(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?")
+
+
+class AmountError(ValueError):
+    """Why a typed amount is refused (the message is shown to the user as is)."""
+
+
+def currency_decimals(code: str) -> int:
+    """How many decimals `code` has (CLDR): 2 for USD, 0 for JPY."""
+    return int(get_currency_precision(currency_code(code)))
+
+
+def parse_amount(text: str, currency: str | None = None, *, exact: bool = False) -> Decimal:
+    """'1,250,000.00' -> Decimal('1250000.00'). Negative, malformed, too many digits or (with a
+    currency) more decimals than it has raise AmountError; `exact` also refuses fewer."""
+    value = (text or "").strip()
+    match = _AMOUNT.fullmatch(value)
+    if not match:
+        if value.startswith("-"):
+            raise AmountError("Enter an amount of zero or more.")
+        raise AmountError(f"'{value[:40]}' is not an amount; write it like 1,250,000.00.")
+    fraction = match.group("frac") or ""
+    if currency is not None:
+        places = currency_decimals(currency)
+        if len(fraction) > places or (exact and len(fraction) != places):
+            shown = "no decimals" if places == 0 else f"exactly {places} decimals"
+            if not exact:
+                shown = "no decimals" if places == 0 else f"at most {places} decimals"
+            raise AmountError(f"{currency_code(currency)} amounts have {shown} ('{value[:40]}').")
+    digits = match.group("int").replace(",", "")
+    try:
+        amount = Decimal(f"{digits}.{fraction}" if fraction else digits)
+    except InvalidOperation:  # pragma: no cover - the pattern only lets digits through
+        raise AmountError(f"'{value[:40]}' is not an amount.") from None
+    if len(digits.lstrip("0")) + len(fraction) > MAX_DIGITS:
+        raise AmountError(f"'{value[:40]}' has more than {MAX_DIGITS} digits.")
+    return amount
+
+
+def quantized(amount: Decimal, currency: str) -> Decimal:
+    """`amount` with exactly the currency's decimals (ValueError if that would round it)."""
+    places = currency_decimals(currency)
+    exponent = Decimal(1).scaleb(-places)
+    result = amount.quantize(exponent)
+    if result != amount:
+        raise ValueError(f"{amount} has more decimals than {currency_code(currency)} allows")
+    return result
+
+
+def plain_amount(amount: Decimal, currency: str) -> str:
+    """The file form: '500000.00' (USD), '50000000' (JPY)."""
+    return f"{amount:.{currency_decimals(currency)}f}"
+
+
+def typed_amount(amount: Decimal | None, currency: str = "USD") -> str:
+    """What an edit form shows: '1,250,000.00' (empty for None)."""
+    if amount is None:
+        return ""
+    return f"{amount:,.{currency_decimals(currency)}f}"
+
+
+def excel_format(currency: str) -> str:
+    """A spreadsheet number format that shows the currency and its decimals: '#,##0.00 "USD"'."""
+    places = currency_decimals(currency)
+    return f'#,##0{"." + "0" * places if places else ""} "{currency_code(currency)}"'

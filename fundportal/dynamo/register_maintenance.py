@@ -1,0 +1,143 @@
+"""Keeping the position register true (issue 13): recompute every register from the entries
+(a maintenance Scan: never on a request path) and report or repair the differences.
+
+`verify_positions` reports; `verify_positions --repair` writes each register that differs (or is
+missing: that is how a table written before the register existed gets one), conditioned on the
+revision it read, so a concurrent entry write always wins and a second run writes nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from fundportal.domain.figures import FiguresBuilder
+
+from .entities import PositionEntry
+from .errors import TransactionCancelled
+from .gateway import TableGateway
+from .keys import POSITION_KINDS
+from .register import INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
+from .repositories.register import RegisterRepository, RegisterWrite
+
+ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
+
+
+@dataclass
+class Difference:
+    position_id: str
+    problem: str
+
+
+@dataclass
+class VerifyReport:
+    scanned: int = 0
+    positions: int = 0
+    differences: list[Difference] = field(default_factory=list)
+    repaired: int = 0
+    skipped: int = 0  # changed by a concurrent write while we repaired: that write wins
+
+
+def _scan(table: str | None, page_size: int, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
+    gateway = TableGateway(table)
+    items: list[dict[str, Any]] = []
+    start_key = None
+    while True:
+        page = gateway.scan_page(0, 1, page_size, start_key)
+        items += page.items
+        if progress:
+            progress(len(page.items))
+        if not page.last_key:
+            return items
+        start_key = page.last_key
+
+
+def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionRegister], dict[str, Any]]:
+    """(register recomputed from the entries, per position; what is stored, per position:
+    {"register": PositionRegister | None, "copy": PositionRegister | None, "funds": {...}, ...})."""
+    entries: dict[str, list[PositionEntry]] = {}
+    stored: dict[str, dict[str, Any]] = {}
+    for item in items:
+        kind = item.get("EntityType")
+        if kind in ENTRY_TYPES:
+            entry = PositionEntry.from_item(item)
+            entries.setdefault(entry.position_id, []).append(entry)
+        elif kind == REGISTER_TYPE:
+            register = PositionRegister.from_item(item)
+            stored.setdefault(register.position_id, {})["register"] = register
+        elif kind == INVESTOR_COPY_TYPE:
+            copy = PositionRegister.from_item(item)
+            stored.setdefault(copy.position_id, {})["copy"] = copy
+    expected: dict[str, PositionRegister] = {}
+    for position_id in sorted(set(entries) | set(stored)):
+        found = entries.get(position_id, [])
+        current = stored.get(position_id, {}).get("register")
+        builder = FiguresBuilder(flows=True)
+        for entry in found:
+            builder.add(entry)
+        if current is not None:
+            base = current
+        elif not found:
+            continue  # an orphan investor copy, nothing to recompute from
+        else:
+            first = min(found, key=lambda e: (e.as_of_date.isoformat() if e.as_of_date else "", e.document_id))
+            base = PositionRegister(position_id, first.fund_id, first.investor_id, currency=first.currency)
+        expected[position_id] = base.with_builder(builder)
+        stored.setdefault(position_id, {})["entries"] = found
+    return expected, stored
+
+
+def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
+    register, copy = have.get("register"), have.get("copy")
+    if register is None:
+        return ["no register item (unregistered position)"]
+    problems = []
+    if register.rollup != want.rollup:
+        problems.append("roll-up differs from the entries")
+    others = sorted({(e.fund_id, e.investor_id) for e in have.get("entries", [])} - {(want.fund_id, want.investor_id)})
+    for fund_id, investor_id in others:
+        problems.append(f"an entry names {fund_id}/{investor_id}, the register {want.fund_id}/{want.investor_id}")
+    if copy is None:
+        problems.append("no investor copy")
+    elif (copy.revision, copy.rollup, copy.commitment, copy.investor_id) != (
+        register.revision,
+        register.rollup,
+        register.commitment,
+        register.investor_id,
+    ):
+        problems.append("investor copy differs from the register")
+    return problems
+
+
+def verify_positions(
+    *,
+    repair: bool = False,
+    table: str | None = None,
+    page_size: int = 1000,
+    progress: Callable[[int], None] | None = None,
+) -> VerifyReport:
+    items = _scan(table, page_size, progress)
+    expected, stored = expected_registers(items)
+    report = VerifyReport(scanned=len(items), positions=len(expected))
+    repository = RegisterRepository(TableGateway(table))
+    for position_id, want in expected.items():
+        have = stored.get(position_id, {})
+        problems = _problems(want, have)
+        for problem in problems:
+            report.differences.append(Difference(position_id, problem))
+        repairable = [p for p in problems if not p.startswith("an entry names")]
+        if not repair or not repairable:
+            continue
+        current = have.get("register")
+        seen = current.revision if current else 0
+        new = replace(want, revision=seen + 1)
+        write = RegisterWrite(new, seen)
+        try:
+            repository.gateway.transact(write.actions(repository.gateway), uuid.uuid4().hex)
+        except TransactionCancelled:  # a concurrent entry write moved the register: it wins
+            report.skipped += 1
+            continue
+        report.repaired += 1
+    return report

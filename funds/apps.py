@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FundsConfig(AppConfig):
+    name = "funds"
+    verbose_name = "Funds and investors"

@@ -1,0 +1,159 @@
+"""Reads about funds and investors (issue 13), as view models: every figure comes from the
+position register (one item per position) through `fundportal.domain.figures` / `returns`.
+
+- fund page: one Query (GSI_Entity_Document, GSI_PK = FUND#<fund>) -> every position's register;
+- investor page: one Query (GSI_Entity_Document, GSI_PK = INVESTOR#<id>) -> the LP's registers;
+- funds list: one Query of the funds catalog + one Query per fund (totals summed at read time:
+  no item holds a fund's totals, so no item is written by every write to a fund).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.urls import reverse
+from moneyed import Money
+
+from fundportal.domain.figures import Figures, percent_called, sum_figures
+from fundportal.domain.money import zero
+from fundportal.domain.returns import as_percent, irr
+from fundportal.dynamo.errors import NotFound
+from fundportal.dynamo.keys import validate_id
+from fundportal.dynamo.register import PositionRegister
+from fundportal.dynamo.repositories.register import RegisterRepository
+
+
+@dataclass(frozen=True, slots=True)
+class PositionLine:
+    """One position in one currency: commitment, the figures and the returns."""
+
+    position_id: str
+    fund_id: str
+    investor_id: str
+    currency: str
+    commitment: Money | None
+    figures: Figures
+    percent_called: Decimal | None
+    irr_percent: Decimal | None
+    position_url: str
+    fund_url: str
+    investor_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class TotalLine:
+    """A group's totals in one currency (fund, investor): sums of the positions' figures."""
+
+    currency: str
+    positions: int
+    commitment: Money | None
+    figures: Figures
+    percent_called: Decimal | None
+    irr_percent: Decimal | None
+
+
+def position_lines(register: PositionRegister) -> list[PositionLine]:
+    urls = (
+        reverse("positions:detail", args=(register.position_id,)),
+        reverse("funds:detail", args=(register.fund_id,)),
+        reverse("investors:detail", args=(register.investor_id,)),
+    )
+    lines = []
+    for figures in register.figures():
+        commitment = register.commitment_money if figures.currency == register.currency else None
+        lines.append(
+            PositionLine(
+                register.position_id,
+                register.fund_id,
+                register.investor_id,
+                figures.currency,
+                commitment,
+                figures,
+                percent_called(figures.called, commitment),
+                as_percent(register.irr(figures.currency)),
+                *urls,
+            )
+        )
+    return lines
+
+
+def totals(registers: Iterable[PositionRegister]) -> list[TotalLine]:
+    """Per currency: the positions' figures summed (`sum_figures`), commitments summed, and the
+    pooled IRR (every position's flows, each position's latest NAV at its own date)."""
+    registers = list(registers)
+    summed = sum_figures(r.figures() for r in registers)
+    lines = []
+    for figures in summed:
+        code = figures.currency
+        held = [r for r in registers if any(f.currency == code for f in r.figures())]
+        commitments = [r.commitment_money for r in held if r.currency == code and r.commitment is not None]
+        commitment = sum(commitments, zero(code)) if commitments else None
+        flows: list[tuple[date, Decimal]] = []
+        navs: list[tuple[date, Decimal]] = []
+        for register in held:
+            builder = register.builder()
+            flows += builder.flows(code)
+            own = builder.figures(code)
+            if own.nav is not None and own.nav_as_of is not None:
+                navs.append((own.nav_as_of, own.nav.amount))
+        pooled = None
+        if navs and len(navs) == len(held):  # every position valued: otherwise the residual is unknown
+            last = max(on for on, _ in navs)
+            pooled = irr(flows + [(on, amount) for on, amount in navs if on != last], sum_at(navs, last), last)
+        lines.append(
+            TotalLine(
+                code, len(held), commitment, figures, percent_called(figures.called, commitment), as_percent(pooled)
+            )
+        )
+    return lines
+
+
+def sum_at(navs: list[tuple[date, Decimal]], on: date) -> Decimal:
+    return sum((amount for day, amount in navs if day == on), Decimal(0))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupPage:
+    """A fund's or an investor's positions with totals per currency."""
+
+    group_id: str
+    lines: list[PositionLine]
+    totals: list[TotalLine]
+
+
+def fund_detail(*, fund_id: str, repository: RegisterRepository | None = None) -> GroupPage:
+    """Every position of the fund with its figures, and fund totals per currency: one Query."""
+    validate_id(fund_id, "fund id")
+    registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
+    if not registers:
+        raise NotFound("Fund", fund_id)
+    return GroupPage(fund_id, [line for r in registers for line in position_lines(r)], totals(registers))
+
+
+def investor_detail(*, investor_id: str, repository: RegisterRepository | None = None) -> GroupPage:
+    """The LP's positions across funds with their figures, and totals per currency: one Query."""
+    validate_id(investor_id, "investor id")
+    found = (repository or RegisterRepository()).investor_positions(investor_id)
+    registers = sorted(found, key=lambda r: (r.fund_id, r.position_id))
+    if not registers:
+        raise NotFound("Investor", investor_id)
+    return GroupPage(investor_id, [line for r in registers for line in position_lines(r)], totals(registers))
+
+
+@dataclass(frozen=True, slots=True)
+class FundSummary:
+    fund_id: str
+    url: str
+    totals: list[TotalLine]
+
+
+def fund_list(*, repository: RegisterRepository | None = None) -> list[FundSummary]:
+    """The funds catalog (one Query) and each fund's totals (one Query per fund)."""
+    repository = repository or RegisterRepository()
+    return [
+        FundSummary(fund_id, reverse("funds:detail", args=(fund_id,)), totals(repository.fund_positions(fund_id)))
+        for fund_id in repository.funds()
+    ]

@@ -1,0 +1,40 @@
+"""Analyst pages about funds and investors, read from the position register (issue 13).
+
+Requests: `/funds/<fund>/` one Query, `/investors/<investor>/` one Query, `/funds/` one Query
+of the funds catalog plus one Query per fund (fund totals are summed at read time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.views.generic import TemplateView
+
+from funds import selectors
+
+
+class FundListView(LoginRequiredMixin, TemplateView):
+    template_name = "funds/list.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["funds"] = selectors.fund_list()
+        return context
+
+
+class FundDetailView(LoginRequiredMixin, TemplateView):
+    template_name = "funds/detail.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"])
+        return context
+
+
+class InvestorDetailView(LoginRequiredMixin, TemplateView):
+    template_name = "funds/investor.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["page"] = selectors.investor_detail(investor_id=kwargs["investor_id"])
+        return context

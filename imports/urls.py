@@ -1,0 +1,12 @@
+from django.urls import path
+
+from imports import views
+
+app_name = "imports"
+
+urlpatterns = [
+    path("", views.ImportView.as_view(), name="upload"),
+    path("confirm/", views.ConfirmView.as_view(), name="confirm"),
+    path("template.csv", views.TemplateDownloadView.as_view(fmt="csv"), name="template_csv"),
+    path("template.xlsx", views.TemplateDownloadView.as_view(fmt="xlsx"), name="template_xlsx"),
+]

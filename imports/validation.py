@@ -1,0 +1,340 @@
+"""The one validation of a notice file, shared by the web import and `import_notice`.
+
+Pure: it reads nothing. `validate(rows, known, token)` gets the file's rows and what the table
+holds (`Known`: the documents named, their entries, the position register) and returns every
+row's result and, when no row is bad, what to write. Rules:
+
+- each cell: ids (keys.validate_id), dates (ISO, 1900-2100), currency, kind (`capital_call`,
+  `distribution`, `unfunded_commitment`, `nav`), status, amount (thousands separators allowed,
+  exactly the currency's decimals; a number cell of an XLSX may have fewer and is padded);
+- a document's header columns (title, fund, as-of date, currency) are the same on all its rows
+  and agree with the document when it exists;
+- a position's fund and investor are the same on all its rows and agree with the position
+  register; a row's fund is its document's fund;
+- a (document, kind, position) appears once in the file, and not already in the table, unless an
+  earlier run of this same file wrote it (its RequestToken is this import's token): then it is
+  "already imported" and skipped, so an interrupted import re-run completes and never duplicates.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from documents.forms import RESERVED_DOCUMENT_IDS
+from fundportal.domain import dates
+from fundportal.domain.amounts import AmountError, currency_decimals, parse_amount, quantized
+from fundportal.domain.money import CURRENCIES, Money, money
+from fundportal.dynamo.entities import DOCUMENT_TYPES, ENTRY_CLASSES, ENTRY_STATUSES, Document, PositionEntry
+from fundportal.dynamo.errors import InvalidId
+from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
+
+from .reader import RawRow
+
+KINDS = {kind.slug: kind for kind in POSITION_KINDS}
+MAX_DOCUMENTS = 25  # one publishing transaction holds every document of the file
+HEADER_COLUMNS = ("title", "fund_id", "as_of_date", "currency")
+
+
+@dataclass(frozen=True, slots=True)
+class RowError:
+    row: int  # spreadsheet row number (0: the file as a whole)
+    column: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """What validation needs of a registered position."""
+
+    fund_id: str
+    investor_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Existing:
+    """An entry already in the table and the token of the write that made it."""
+
+    entry: PositionEntry
+    token: str | None
+
+
+@dataclass
+class Known:
+    """What the table holds for the file's documents and positions (read before validating)."""
+
+    documents: dict[str, Document] = field(default_factory=dict)
+    entries: dict[str, dict[tuple[Kind, str], Existing]] = field(default_factory=dict)
+    registers: dict[str, Registered] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ControlTotal:
+    """Rows and their amount per currency and kind: what an analyst ticks off against the notice."""
+
+    document_id: str
+    currency: str
+    kind: Kind
+    rows: int
+    amount: Money
+
+
+@dataclass
+class DocumentPlan:
+    document: Document
+    is_new: bool
+    entries: list[PositionEntry] = field(default_factory=list)  # still to write
+    already: int = 0  # rows an earlier run of this file wrote
+    rows: int = 0
+
+
+@dataclass
+class RowResult:
+    row: RawRow
+    errors: list[RowError] = field(default_factory=list)
+    already: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass
+class Validation:
+    results: list[RowResult]
+    file_errors: list[RowError]
+    plans: list[DocumentPlan]
+    totals: list[ControlTotal]
+
+    @property
+    def errors(self) -> list[RowError]:
+        return [*self.file_errors, *(e for r in self.results for e in r.errors)]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def to_write(self) -> int:
+        return sum(len(p.entries) for p in self.plans)
+
+    @property
+    def already(self) -> int:
+        return sum(p.already for p in self.plans)
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    document_id: str
+    title: str
+    fund_id: str
+    as_of_date: date
+    currency: str
+    position_id: str
+    investor_id: str
+    kind: Kind
+    amount: Decimal
+    status: str
+    due_date: date | None
+
+
+def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
+    """One row's cells; every bad cell is reported, not only the first."""
+    v, errors = row.values, []
+    out: dict[str, Any] = {}
+
+    def bad(column: str, reason: str) -> None:
+        errors.append(RowError(row.number, column, reason))
+
+    for column, what in (
+        ("document_id", "document id"),
+        ("fund_id", "fund id"),
+        ("position_id", "position id"),
+        ("investor_id", "investor id"),
+    ):
+        try:
+            out[column] = validate_id(v[column], what)
+        except InvalidId as error:
+            bad(column, error.user_message if v[column] else f"The {what} is missing.")
+    if out.get("document_id", "").lower() in RESERVED_DOCUMENT_IDS:
+        bad("document_id", f"'{out.pop('document_id')}' is reserved; choose another document id.")
+    title = v["title"].strip()
+    if not title or len(title) > 200:
+        bad("title", "The title is missing." if not title else "The title is longer than 200 characters.")
+    out["title"] = title
+    for column, required in (("as_of_date", True), ("due_date", False)):
+        out[column] = _date(v[column], column, required, bad)
+    currency = v["currency"].strip().upper()
+    if currency not in CURRENCIES:
+        bad("currency", f"'{v['currency'][:20]}' is not one of {', '.join(CURRENCIES)}.")
+    out["currency"] = currency
+    kind = KINDS.get(v["kind"].strip().lower())
+    if kind is None:
+        bad("kind", f"'{v['kind'][:40]}' is not one of {', '.join(KINDS)}.")
+    out["kind"] = kind
+    status = next((s for s in ENTRY_STATUSES if s.lower() == v["status"].strip().lower()), None)
+    if status is None:
+        bad("status", f"'{v['status'][:40]}' is not one of {', '.join(ENTRY_STATUSES)}.")
+    out["status"] = status
+    if currency in CURRENCIES:
+        try:
+            out["amount"] = _amount(v["amount"], currency, "amount" in row.numeric)
+        except (AmountError, ValueError) as error:
+            bad("amount", str(error))
+    if errors:
+        return None, errors
+    return Parsed(**out), []
+
+
+def _date(text: str, column: str, required: bool, bad) -> date | None:
+    text = text.strip()
+    if not text:
+        if required:
+            bad(column, "The date is missing.")
+        return None
+    try:
+        value = date.fromisoformat(text)
+    except ValueError:
+        bad(column, f"'{text[:40]}' is not a date; write it as YYYY-MM-DD.")
+        return None
+    if not dates.in_range(value):
+        bad(column, dates.range_message("date"))
+        return None
+    return value
+
+
+def _amount(text: str, currency: str, numeric: bool) -> Decimal:
+    if not text.strip():
+        raise AmountError("The amount is missing.")
+    if numeric:  # an XLSX number cell: its value, padded to the currency's decimals
+        amount = Decimal(text)
+        if amount < 0:
+            raise AmountError("Enter an amount of zero or more.")
+        try:
+            return quantized(amount, currency)
+        except ValueError:
+            raise AmountError(
+                f"{currency} amounts have {currency_decimals(currency)} decimals; the cell holds {text}."
+            ) from None
+    return parse_amount(text, currency, exact=True)
+
+
+def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
+    """Every row's result, and the plans (what to write per document) when all rows are good."""
+    results = [RowResult(row) for row in rows]
+    parsed: list[tuple[RowResult, Parsed]] = []
+    for result in results:
+        value, errors = parse_row(result.row)
+        result.errors.extend(errors)
+        if value is not None:
+            parsed.append((result, value))
+    headers: dict[str, tuple[int, Parsed]] = {}
+    positions: dict[str, tuple[int, Parsed]] = {}
+    seen: dict[tuple[str, Kind, str], int] = {}
+    for result, p in parsed:
+        n = result.row.number
+
+        def bad(column: str, reason: str, result: RowResult = result) -> None:
+            result.errors.append(RowError(result.row.number, column, reason))
+
+        first = headers.setdefault(p.document_id, (n, p))
+        for column in HEADER_COLUMNS:
+            if getattr(p, column) != getattr(first[1], column):
+                bad(column, f"{p.document_id}'s {column} differs from row {first[0]} ('{getattr(first[1], column)}').")
+        stored = known.documents.get(p.document_id)
+        if stored is not None:
+            for column in HEADER_COLUMNS:
+                if getattr(p, column) != getattr(stored, column):
+                    bad(column, f"{p.document_id} exists with {column} '{getattr(stored, column)}'.")
+        earlier = positions.setdefault(p.position_id, (n, p))
+        for column in ("fund_id", "investor_id"):
+            if getattr(p, column) != getattr(earlier[1], column):
+                bad(
+                    column,
+                    f"{p.position_id}'s {column} differs from row {earlier[0]} ('{getattr(earlier[1], column)}').",
+                )
+        registered = known.registers.get(p.position_id)
+        if registered is not None:
+            for column in ("fund_id", "investor_id"):
+                if getattr(p, column) != getattr(registered, column):
+                    bad(column, f"{p.position_id} is registered with {column} '{getattr(registered, column)}'.")
+        key = (p.document_id, p.kind, p.position_id)
+        if key in seen:
+            bad("position_id", f"Duplicate: row {seen[key]} has the same document, kind and position.")
+        else:
+            seen[key] = n
+        existing = known.entries.get(p.document_id, {}).get((p.kind, p.position_id))
+        if existing is not None:
+            if existing.token == token:
+                result.already = True
+            else:
+                bad("position_id", f"{p.document_id} already has a {p.kind.slug} for {p.position_id}.")
+    file_errors = []
+    if len(headers) > MAX_DOCUMENTS:
+        file_errors.append(RowError(0, "document_id", f"A file may hold at most {MAX_DOCUMENTS} documents."))
+    validation = Validation(results, file_errors, [], [])
+    if validation.ok:
+        validation.plans = _plans(parsed, headers, known)
+        validation.totals = control_totals(parsed)
+    return validation
+
+
+def _plans(parsed: list[tuple[RowResult, Parsed]], headers: dict[str, tuple[int, Parsed]], known: Known):
+    plans: dict[str, DocumentPlan] = {}
+    for document_id, (_, p) in headers.items():
+        stored = known.documents.get(document_id)
+        document = stored or Document(
+            document_id=document_id,
+            title=p.title,
+            fund_id=p.fund_id,
+            as_of_date=p.as_of_date,
+            currency=p.currency,
+            status="Active",
+            document_type=_document_type([q.kind for _, q in parsed if q.document_id == document_id]),
+        )
+        plans[document_id] = DocumentPlan(document, is_new=stored is None)
+    for result, p in parsed:
+        plan = plans[p.document_id]
+        plan.rows += 1
+        if result.already:
+            plan.already += 1
+            continue
+        plan.entries.append(
+            ENTRY_CLASSES[p.kind](
+                document_id=p.document_id,
+                position_id=p.position_id,
+                fund_id=p.fund_id,
+                investor_id=p.investor_id,
+                amount=p.amount,
+                status=p.status,
+                currency=plan.document.currency,
+                as_of_date=plan.document.as_of_date,
+                due_date=p.due_date,
+            )
+        )
+    return list(plans.values())
+
+
+def _document_type(kinds: list[Kind]) -> str:
+    """A new document's type (issue 15) from what it holds: a notice of calls or distributions."""
+    only = set(kinds)
+    if only == {Kind.CAPITAL_CALL} and "capital_call_notice" in DOCUMENT_TYPES:
+        return "capital_call_notice"
+    if only == {Kind.DISTRIBUTION} and "distribution_notice" in DOCUMENT_TYPES:
+        return "distribution_notice"
+    return "other"
+
+
+def control_totals(parsed: list[tuple[RowResult, Parsed]]) -> list[ControlTotal]:
+    """Rows and amounts per document, currency and kind (Money: never added across currencies)."""
+    groups: dict[tuple[str, str, Kind], list[Decimal]] = defaultdict(list)
+    for _, p in parsed:
+        groups[(p.document_id, p.currency, p.kind)].append(p.amount)
+    order = {kind: i for i, kind in enumerate(POSITION_KINDS)}
+    return [
+        ControlTotal(d, c, k, len(amounts), sum((money(a, c) for a in amounts), money(Decimal(0), c)))
+        for (d, c, k), amounts in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1], order[g[0][2]]))
+    ]

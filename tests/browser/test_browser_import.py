@@ -1,0 +1,47 @@
+"""Issue 14 in a real browser: an editor uploads a notice, reads the preview (every row and the
+totals), confirms, and lands on the new document; then downloads its XLSX export.
+
+Headless Debian chromium via Playwright (`browser_page`) against the live server on DynamoDB Local.
+"""
+
+from __future__ import annotations
+
+import io
+
+import openpyxl
+import pytest
+
+from tests.browser.test_browser_writes import EDITOR, accounts, sign_in  # noqa: F401 - `accounts` is a fixture
+from tests.notices import csv_bytes, notice_rows
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_upload_preview_confirm(local_backend, accounts, live_server, browser_page, tmp_path, settings):  # noqa: F811
+    settings.IMPORT_UPLOAD_DIR = tmp_path / "imports"
+    page, base = browser_page, live_server.url
+    notice = tmp_path / "q1-notice.csv"
+    notice.write_bytes(csv_bytes(notice_rows(3)))
+    sign_in(page, base, EDITOR)
+    page.goto(f"{base}/documents/import/")
+    page.get_by_label("Notice file (CSV or XLSX)").set_input_files(str(notice))
+    page.get_by_role("button", name="Check the file").click()
+
+    expect(page.locator('[data-testid="import-rows"] tbody tr')).to_have_count(9)
+    expect(page.get_by_test_id("import-totals")).to_contain_text("USD 3,750,003.00")
+    expect(page.get_by_test_id("import-summary")).to_contain_text("new document, 9 entries to write")
+    page.get_by_role("button", name="Import 9 entries").click()
+
+    page.wait_for_url(f"{base}/documents/NOTICE_1/")
+    expect(page.locator(".messages")).to_contain_text("Imported 9 rows from q1-notice.csv into NOTICE_1")
+    expect(page.locator("tr[data-position]")).to_have_count(3)
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download XLSX").click()
+    sheet = openpyxl.load_workbook(io.BytesIO(open(download_info.value.path(), "rb").read())).active
+    header = [c.value for c in sheet[1]]
+    totals = [r for r in sheet.iter_rows(min_row=2, values_only=True) if r[header.index("position_id")] == "TOTAL"]
+    assert [r[header.index("called")] for r in totals] == [3_750_003]

@@ -1,0 +1,224 @@
+"""Notice imports (issue 14) on moto and DynamoDB Local: a good file, every kind of bad row
+(nothing written), an interrupted import re-run, a file mixing currencies. Files stay small here
+(moto copies the table on every transaction); the 300-row file runs on DynamoDB Local."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from documents import selectors
+from fundportal.domain.figures import figures_by_currency
+from fundportal.dynamo.errors import NotFound
+from fundportal.dynamo.repositories.imports import ImportRepository
+from fundportal.dynamo.repositories.register import RegisterRepository
+from imports.services import import_apply, import_prepare
+from tests.notices import csv_bytes, notice_rows, row
+
+pytestmark = pytest.mark.django_db
+
+
+def _import(data: bytes, name: str = "notice.csv", workers: int = 1):
+    prepared = import_prepare(data=data, filename=name)
+    assert prepared.ok, prepared.validation.errors if prepared.validation else prepared.file_error
+    return import_apply(prepared=prepared, user="importer", workers=workers)
+
+
+def _items(backend) -> int:
+    return backend.repository.count_partition("NOTICE_1")
+
+
+def test_a_good_file_creates_the_document_with_exact_totals_and_an_audit_entry(backend):
+    data = csv_bytes(notice_rows(4))
+    result = _import(data)
+    assert (result.rows, result.written, result.documents) == (12, 12, ["NOTICE_1"])
+    page = selectors.document_overview(document_id="NOTICE_1")
+    assert [r.position_id for r in page.rows] == ["NP_000", "NP_001", "NP_002", "NP_003"]
+    (totals,) = page.totals
+    assert totals.called.amount == Decimal("5000006.00")  # 4 x 1,250,000 + 0 + 1 + 2 + 3
+    assert totals.distributed.amount == Decimal("4002.00")
+    assert totals.unfunded.amount == Decimal("20000000.00")
+    assert page.document.title == "Q1 2026 capital call" and page.document.fund_id == "FUND_N"
+    (audit,) = backend.repository.audit_trail("NOTICE_1")
+    assert audit.action == "import" and audit.user == "importer"
+    assert audit.changes["file"] == [None, "notice.csv"] and audit.changes["rows"] == [None, 12]
+    assert audit.changes["checksum"][1] == result.checksum and len(result.checksum) == 64
+    # The register (issue 13) holds the same roll-up as the entries, per position.
+    register = RegisterRepository().get("NP_001")
+    assert (register.fund_id, register.investor_id, register.revision) == ("FUND_N", "NI_001", 1)
+    (figures,) = register.figures()
+    assert figures.called.amount == Decimal("1250001.00") and figures.unfunded.amount == Decimal("5000000.00")
+
+
+def test_a_second_run_of_the_same_file_changes_nothing(backend):
+    data = csv_bytes(notice_rows(3))
+    _import(data)
+    before = _items(backend)
+    again = import_prepare(data=data, filename="again.csv")
+    assert not again.ok and again.done["rows"] == 9 and again.done["documents"] == ["NOTICE_1"]
+    with pytest.raises(ValueError):
+        import_apply(prepared=again, user="importer")
+    assert _items(backend) == before
+    assert len(backend.repository.audit_trail("NOTICE_1")) == 1
+
+
+BAD_ROWS = [
+    ({"document_id": "bad#id"}, "document_id", "document id"),
+    ({"document_id": "import"}, "document_id", "reserved"),
+    ({"title": ""}, "title", "missing"),
+    ({"as_of_date": "2026-13-01"}, "as_of_date", "not a date"),
+    ({"as_of_date": "1800-01-01"}, "as_of_date", "between 1900"),
+    ({"due_date": "31/03/2026"}, "due_date", "YYYY-MM-DD"),
+    ({"currency": "XYZ"}, "currency", "not one of"),
+    ({"kind": "loan"}, "kind", "not one of"),
+    ({"status": "Paid"}, "status", "not one of"),
+    ({"amount": "1,250,000"}, "amount", "exactly 2 decimals"),
+    ({"amount": "12,50.00"}, "amount", "not an amount"),
+    ({"amount": "-5.00"}, "amount", "zero or more"),
+    ({"amount": ""}, "amount", "missing"),
+    ({"currency": "JPY", "amount": "5,000.00"}, "amount", "JPY amounts have no decimals"),
+    ({"position_id": ""}, "position_id", "missing"),
+    ({"title": "Another title"}, "title", "differs from row 2"),
+    ({"investor_id": "NI_999"}, "investor_id", "differs from row 2"),
+    ({"kind": "capital_call"}, "position_id", "Duplicate: row 2"),
+]
+
+
+@pytest.mark.parametrize(("change", "column", "reason"), BAD_ROWS, ids=[c for _, c, _ in BAD_ROWS])
+def test_one_bad_row_writes_nothing_and_names_the_row_and_column(backend, change, column, reason):
+    rows = notice_rows(2)  # rows 2-7 of the file; the bad one is the file's row 3 (NP_000's distribution)
+    rows[1] = {**rows[1], **change}
+    prepared = import_prepare(data=csv_bytes(rows), filename="bad.csv")
+    assert not prepared.ok
+    errors = prepared.validation.errors
+    assert any(e.row == 3 and e.column == column and reason in e.reason for e in errors), errors
+    assert {e.row for e in errors} == {3}
+    with pytest.raises(ValueError):
+        import_apply(prepared=prepared, user="importer")
+    assert _items(backend) == 0
+
+
+def test_rows_must_agree_with_the_register_and_an_existing_document(backend):
+    _import(csv_bytes(notice_rows(1)))
+    # The same position under another investor, in another document: the register refuses it.
+    other = [row(document_id="NOTICE_2", position_id="NP_000", investor_id="NI_777", amount="5.00")]
+    errors = import_prepare(data=csv_bytes(other), filename="b.csv").validation.errors
+    assert [(e.row, e.column) for e in errors] == [(2, "investor_id")]
+    assert "registered with investor_id 'NI_000'" in errors[0].reason
+    # Adding to an existing document: its header must match, and an entry may not exist twice.
+    added = [row(position_id="NP_050", investor_id="NI_050", fund_id="FUND_X", amount="5.00")]
+    errors = import_prepare(data=csv_bytes(added), filename="c.csv").validation.errors
+    assert ("fund_id", "NOTICE_1 exists with fund_id 'FUND_N'.") in [(e.column, e.reason) for e in errors]
+    twice = [row(position_id="NP_000", investor_id="NI_000", amount="5.00")]
+    errors = import_prepare(data=csv_bytes(twice), filename="d.csv").validation.errors
+    assert errors[0].reason == "NOTICE_1 already has a capital_call for NP_000."
+
+
+def test_entries_can_be_added_to_an_existing_document(backend):
+    _import(csv_bytes(notice_rows(1)))
+    _import(csv_bytes([row(position_id="NP_007", investor_id="NI_007", amount="7.00")]), "more.csv")
+    (totals,) = selectors.document_overview(document_id="NOTICE_1").totals
+    assert totals.called.amount == Decimal("1250007.00")
+    assert [a.changes["file"][1] for a in backend.repository.audit_trail("NOTICE_1")] == ["more.csv", "notice.csv"]
+
+
+def test_an_interrupted_import_rerun_ends_in_the_same_state_never_duplicated(backend, monkeypatch):
+    data = csv_bytes(notice_rows(50))  # 150 entries: 3 transactions of 20 positions at most
+    prepared = import_prepare(data=data, filename="big.csv")
+    landed = []
+    real = ImportRepository.transact
+
+    def crash_after_two(self, actions, token):
+        if len(landed) == 2:
+            raise ConnectionError("the import's process died here")
+        real(self, actions, token)
+        landed.append(len(actions))
+
+    monkeypatch.setattr(ImportRepository, "transact", crash_after_two)
+    with pytest.raises(ConnectionError):
+        import_apply(prepared=prepared, user="importer", workers=1)
+    monkeypatch.setattr(ImportRepository, "transact", real)
+    with pytest.raises(NotFound):  # not published: the document has no page yet
+        selectors.document_overview(document_id="NOTICE_1")
+    partial = _items(backend)
+    assert partial == 120  # two transactions of 20 positions landed
+
+    again = import_prepare(data=data, filename="big.csv")
+    assert again.ok and again.validation.already == partial and again.validation.to_write == 150 - partial
+    result = import_apply(prepared=again, user="importer", workers=backend.workers(4))
+    assert (result.written, result.already) == (150 - partial, partial)
+    page = selectors.document_overview(document_id="NOTICE_1")
+    assert len(page.rows) == 50 and _items(backend) == 150 + 1  # the entries and the document item
+    (totals,) = page.totals
+    assert totals.called.amount == sum(Decimal(1_250_000 + n) for n in range(50))
+    # Every register equals its entries' figures: nothing counted twice.
+    for position in ("NP_000", "NP_049"):
+        entries = [e for r in page.rows if r.position_id == position for c in r.cells if c for e in [c.entry]]
+        assert RegisterRepository().get(position).figures()[0] == figures_by_currency(entries)[0]
+
+
+def test_a_file_mixing_currencies_keeps_every_figure_per_currency(backend):
+    rows = notice_rows(2, document_id="NOTICE_USD") + notice_rows(2, document_id="NOTICE_JPY", currency="JPY")
+    rows = [{**r, "title": r["document_id"]} for r in rows]
+    prepared = import_prepare(data=csv_bytes(rows), filename="mixed.csv")
+    assert prepared.ok
+    totals = {(t.document_id, t.currency, t.kind.slug): t.amount.amount for t in prepared.validation.totals}
+    assert totals[("NOTICE_JPY", "JPY", "capital_call")] == Decimal(2_500_001)
+    assert totals[("NOTICE_USD", "USD", "distribution")] == Decimal("2001.00")
+    import_apply(prepared=prepared, user="importer", workers=1)
+    (usd,) = selectors.document_overview(document_id="NOTICE_USD").totals
+    (jpy,) = selectors.document_overview(document_id="NOTICE_JPY").totals
+    assert (usd.currency, usd.called.amount) == ("USD", Decimal("2500001.00"))
+    assert (jpy.currency, jpy.called.amount) == ("JPY", Decimal(2_500_001))
+    # One position in both documents: its register keeps a roll-up per currency, never a mixed sum.
+    by_currency = {f.currency: f.called.amount for f in RegisterRepository().get("NP_001").figures()}
+    assert by_currency == {"USD": Decimal("1250001.00"), "JPY": Decimal(1_250_001)}
+
+
+def test_an_xlsx_notice_reads_like_the_csv(backend):
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    rows = notice_rows(2)
+    sheet.append(list(rows[0]))
+    for r in rows:
+        values = list(r.values())
+        values[8] = float(r["amount"].replace(",", ""))  # a number cell, as Excel stores it
+        sheet.append(values)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    result = _import(buffer.getvalue(), "notice.xlsx")
+    assert result.written == 6
+    (totals,) = selectors.document_overview(document_id="NOTICE_1").totals
+    assert totals.called.amount == Decimal("2500001.00")
+
+
+@pytest.mark.local_only
+def test_import_notice_command_300_rows_twice_and_a_bad_row(local_backend, tmp_path):
+    good = tmp_path / "notice.csv"
+    good.write_bytes(csv_bytes(notice_rows(100)))
+    out = io.StringIO()
+    call_command("import_notice", str(good), verbosity=0, stdout=out)
+    assert "imported 300 rows (300 written, 0 already in) into NOTICE_1" in out.getvalue()
+    (totals,) = selectors.document_overview(document_id="NOTICE_1").totals
+    assert totals.called.amount == sum(Decimal(1_250_000 + n) for n in range(100))
+    assert totals.distributed.amount == Decimal("100050.00")
+    items = local_backend.repository.count_partition("NOTICE_1")
+    out = io.StringIO()
+    call_command("import_notice", str(good), verbosity=0, stdout=out)
+    assert "already imported (300 rows" in out.getvalue() and "nothing written" in out.getvalue()
+    assert local_backend.repository.count_partition("NOTICE_1") == items
+
+    bad_rows = notice_rows(100, document_id="NOTICE_2")
+    bad_rows[150] = {**bad_rows[150], "amount": "12.5"}
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(csv_bytes(bad_rows))
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 bad row"):
+        call_command("import_notice", str(bad), verbosity=0, stdout=io.StringIO(), stderr=err)
+    assert "row 152, amount: USD amounts have exactly 2 decimals ('12.5')." in err.getvalue()
+    assert local_backend.repository.count_partition("NOTICE_2") == 0

@@ -1,0 +1,163 @@
+"""The position register on both backends (issue 13): kept in the entry transactions, one
+request per read pattern, mismatches refused with nothing written, verify/repair, and
+create_table upgrading an existing table's changed index."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+
+from documents import services
+from fundportal.dynamo import tables
+from fundportal.dynamo.entities import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
+from fundportal.dynamo.gateway import call
+from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.register_maintenance import verify_positions
+from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.dynamo.schema import POSITION_INDEX, TABLE
+from positions.services import PositionMismatch
+
+pytestmark = pytest.mark.django_db
+
+
+def _usd(register):
+    (figures,) = register.figures()
+    return figures
+
+
+def test_sample_registers_and_the_read_patterns_are_one_request_each(sample, django_assert_dynamodb_requests):
+    registers = RegisterRepository()
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        fund = {r.position_id: r for r in registers.fund_positions("FUND_A")}
+    assert set(fund) == {"POSITION_1", "POSITION_2"}
+    p1, p2 = _usd(fund["POSITION_1"]), _usd(fund["POSITION_2"])
+    assert (p1.called.amount, p2.called.amount) == (Decimal(1_250_000), Decimal(700_000))
+    assert (p1.distributed.amount, p2.distributed.amount) == (Decimal(195_000), Decimal(45_000))
+    assert (fund["POSITION_1"].commitment, fund["POSITION_2"].commitment) == (Decimal(2_000_000), Decimal(1_150_000))
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        assert [r.position_id for r in registers.investor_positions("INVESTOR_1")] == ["POSITION_1"]
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        assert registers.funds() == ["FUND_A"]
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        page = sample.positions.page("POSITION_1")
+    assert page.register is not None and page.register.commitment == Decimal(2_000_000)
+    assert len(page.entries) == 5  # the register is not an entry
+    assert verify_positions().differences == []
+
+
+def _entry(cls, document_id="DOC002", amount="1000", **changes):
+    values = dict(
+        document_id=document_id,
+        position_id="POSITION_1",
+        fund_id="FUND_A",
+        investor_id="INVESTOR_1",
+        amount=Decimal(amount),
+        status="Completed",
+    )
+    return cls(**{**values, **changes})
+
+
+def test_every_entry_write_keeps_the_register_equal_to_the_entries(sample):
+    services.entry_record(entry=_entry(NetAssetValue, amount="1400000"), user="u")
+    services.entry_change(entry=_entry(Distribution, amount="130000"), user="u")
+    services.entry_record(entry=_entry(UnfundedCommitment, amount="750000", status="Active"), user="u")
+    services.entry_record(
+        entry=_entry(
+            CapitalCall, document_id="DOC001", position_id="POSITION_9", investor_id="INVESTOR_9", amount="5000"
+        ),
+        user="u",
+    )
+    figures = _usd(RegisterRepository().get("POSITION_1", consistent=True))
+    assert figures.distributed.amount == Decimal(75_000 + 130_000)
+    assert (figures.nav.amount, figures.unfunded.amount) == (Decimal(1_400_000), Decimal(750_000))
+    assert verify_positions().differences == []
+    # Removing the entry that holds the latest unfunded commitment recounts it from the others.
+    services.entry_remove(document_id="DOC002", kind=Kind.UNFUNDED_COMMITMENT, position_id="POSITION_1", user="u")
+    assert _usd(RegisterRepository().get("POSITION_1", consistent=True)).unfunded.amount == Decimal(1_500_000)
+    services.entry_remove(document_id="DOC002", kind=Kind.NAV, position_id="POSITION_1", user="u")
+    assert _usd(RegisterRepository().get("POSITION_1", consistent=True)).nav is None
+    assert verify_positions().differences == []
+    new = RegisterRepository().get("POSITION_9", consistent=True)
+    assert (new.fund_id, new.investor_id, new.revision) == ("FUND_A", "INVESTOR_9", 1)
+
+
+def _scan(table):
+    return sorted(
+        call("Scan", TableName=table, ConsistentRead=True)["Items"], key=lambda i: (i["PK"]["S"], i["SK"]["S"])
+    )
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"fund_id": "FUND_Z"}, {"investor_id": "INVESTOR_9"}, {"document_id": "DOC001", "investor_id": "INVESTOR_2"}],
+)
+def test_a_mismatched_fund_or_investor_is_refused_with_nothing_written(sample, changes):
+    before = _scan(sample.table)
+    with pytest.raises(PositionMismatch):
+        services.entry_record(entry=_entry(NetAssetValue, **changes), user="u")
+    assert _scan(sample.table) == before
+
+
+def test_verify_reports_and_repair_fixes_idempotently(sample, settings):
+    registers = RegisterRepository()
+    broken = registers.get("POSITION_2", consistent=True)
+    builder = broken.builder()
+    builder.add(_entry(CapitalCall, position_id="POSITION_2", investor_id="INVESTOR_2", amount="1"))
+    item = replace(broken.with_builder(builder)).to_item()
+    registers.gateway.batch_write([item])  # a register that disagrees with its entries
+    call("DeleteItem", TableName=sample.table, Key={"PK": {"S": "POSITION#POSITION_1"}, "SK": {"S": "REGISTER"}})
+    report = verify_positions()
+    assert {(d.position_id, d.problem) for d in report.differences} == {
+        ("POSITION_1", "no register item (unregistered position)"),
+        ("POSITION_2", "roll-up differs from the entries"),
+        ("POSITION_2", "investor copy differs from the register"),
+    }
+    with pytest.raises(Exception, match="3 differences"):
+        call_command("verify_positions", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("verify_positions", repair=True, stdout=out)
+    assert "repaired 2" in out.getvalue()
+    assert verify_positions().differences == []
+    assert verify_positions(repair=True).repaired == 0  # idempotent
+    assert _usd(registers.get("POSITION_2", consistent=True)).called.amount == Decimal(700_000)
+
+
+def test_create_table_upgrades_an_index_whose_projection_differs(backend, settings):
+    name = backend.table + "_old"
+    kwargs = TABLE.create_table_kwargs(name)
+    for index in kwargs["GlobalSecondaryIndexes"]:
+        if index["IndexName"] == POSITION_INDEX:  # the projection before the register existed
+            index["Projection"]["NonKeyAttributes"] = [
+                a
+                for a in index["Projection"]["NonKeyAttributes"]
+                if a not in ("Commitment", "Rollup", "Revision", "UpdatedAt")
+            ]
+    kwargs["GlobalSecondaryIndexes"] = [
+        i for i in kwargs["GlobalSecondaryIndexes"] if i["IndexName"] != "GSI_Latest_Documents_By_Month"
+    ]
+    kwargs["AttributeDefinitions"] = [
+        a for a in kwargs["AttributeDefinitions"] if not a["AttributeName"].startswith("GSI3")
+    ]
+    call("CreateTable", **kwargs)
+    settings.DYNAMODB_TABLE = name
+    try:
+        assert len(tables.describe(name).problems) == 2
+        out = io.StringIO()
+        call_command("create_table", stdout=out)
+        assert "recreating index GSI_Position_Document" in out.getvalue()
+        assert "creating missing index GSI_Latest_Documents_By_Month" in out.getvalue()
+        assert "matches the definition" in out.getvalue()
+        assert tables.describe(name).problems == ()
+    finally:
+        tables.delete(name)
+
+
+def test_register_dates_are_the_entries(sample):
+    flows = RegisterRepository().get("POSITION_1").builder().flows("USD")
+    # calls negative, distributions positive, netted per date (DOC001: 2025-09-30, DOC002: 2025-12-31)
+    assert flows == [(date(2025, 9, 30), Decimal(-425_000)), (date(2025, 12, 31), Decimal(-630_000))]

@@ -1,0 +1,173 @@
+"""Funds, investors and the position register on the pages (issue 13): request counts, the seed
+sample's figures, links, mismatched fund/investor refused with nothing written, commitment."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import Client
+from pytest_django.asserts import assertContains
+
+from fundportal.dynamo.gateway import call
+from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.models import EDITORS_GROUP
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def row(response, position_id: str) -> str:
+    match = re.search(rf'<tr data-position="{position_id}".*?</tr>', response.content.decode(), re.S)
+    assert match, f"no row for {position_id}"
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(0)))
+
+
+@pytest.fixture
+def editor_client(django_user_model) -> Client:
+    user = django_user_model.objects.create_user("editor", password="editor-pass-123")
+    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_fund_page_is_one_query_with_the_seed_figures(sample, analyst_client, django_assert_dynamodb_requests):
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        response = analyst_client.get("/funds/FUND_A/")
+    assert response.status_code == 200
+    first, second = row(response, "POSITION_1"), row(response, "POSITION_2")
+    # commitment, called, % called, unfunded, distributed, NAV, DPI, RVPI, TVPI, IRR
+    assert "USD 2,000,000.00 USD 1,250,000.00 pending USD 500,000.00 62.5 % USD 1,500,000.00" in first
+    assert "USD 195,000.00 pending USD 120,000.00 — 0.16x — — —" in first
+    assert "USD 1,150,000.00 USD 700,000.00 pending USD 700,000.00 60.9 % USD 850,000.00 USD 45,000.00" in second
+    page = text(response)
+    assert "Total USD (2 positions) USD 3,150,000.00 USD 1,950,000.00 61.9 % USD 2,350,000.00 USD 240,000.00" in page
+    assertContains(response, 'href="/positions/POSITION_1/"')
+    assertContains(response, 'href="/investors/INVESTOR_1/"')
+    assertContains(response, 'href="/investors/INVESTOR_2/"')
+
+
+def test_investor_page_is_one_query(sample, analyst_client, django_assert_dynamodb_requests):
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        response = analyst_client.get("/investors/INVESTOR_1/")
+    assert response.status_code == 200
+    assert "USD 2,000,000.00 USD 1,250,000.00" in row(response, "POSITION_1")
+    assert 'data-position="POSITION_2"' not in response.content.decode()
+    assertContains(response, 'href="/funds/FUND_A/"')
+
+
+def test_funds_list_is_the_catalog_plus_one_query_per_fund(sample, analyst_client, django_assert_dynamodb_requests):
+    with django_assert_dynamodb_requests(2, ["Query", "Query"]):
+        response = analyst_client.get("/funds/")
+    page = text(response)
+    assert "FUND_A USD 2 USD 3,150,000.00 USD 1,950,000.00 61.9 % USD 240,000.00" in page
+    assertContains(response, 'href="/funds/FUND_A/"')
+
+
+def test_unknown_fund_and_investor_are_404_and_bad_ids_400(sample, analyst_client):
+    assert analyst_client.get("/funds/FUND_Z/").status_code == 404
+    assert analyst_client.get("/investors/INVESTOR_9/").status_code == 404
+    assert analyst_client.get("/funds/bad%23id/").status_code == 400
+
+
+def test_position_page_is_one_query_with_register_figures(sample, analyst_client, django_assert_dynamodb_requests):
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        response = analyst_client.get("/positions/POSITION_1/")
+    page = text(response)
+    assert "Commitment USD 2,000,000.00" in page
+    assert "% called 62.5 %" in page
+    assert "NAV — DPI 0.16x" in page
+    assertContains(response, 'href="/funds/FUND_A/"')
+    assertContains(response, 'href="/investors/INVESTOR_1/"')
+
+
+def test_fund_and_investor_are_links_on_the_document_pages(sample, analyst_client):
+    for url in ("/documents/DOC001/", "/documents/DOC001/positions/POSITION_1/"):
+        response = analyst_client.get(url)
+        assertContains(response, 'href="/funds/FUND_A/"')
+        assertContains(response, 'href="/investors/INVESTOR_1/"')
+
+
+ENTRY = {
+    "kind": "distribution",
+    "position_id": "POSITION_1",
+    "fund_id": "FUND_A",
+    "investor_id": "INVESTOR_1",
+    "amount": "1000",
+    "status": "Completed",
+}
+
+
+def _table_items(table: str) -> list[dict]:
+    return sorted(call("Scan", TableName=table)["Items"], key=lambda i: (i["PK"]["S"], i["SK"]["S"]))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"fund_id": "FUND_Z"}, "DOC002 is a document of fund FUND_A"),
+        ({"investor_id": "INVESTOR_9"}, "POSITION_1 is held by investor INVESTOR_1, not INVESTOR_9"),
+    ],
+)
+def test_a_mismatched_fund_or_investor_is_a_form_error_and_nothing_is_written(sample, editor_client, changes, message):
+    before = _table_items(sample.table)
+    response = editor_client.post("/documents/DOC002/entries/new/", {**ENTRY, "kind": "nav", **changes})
+    assert response.status_code == 400
+    assertContains(response, message, status_code=400)
+    assert _table_items(sample.table) == before
+
+
+def test_recording_a_nav_updates_the_register_in_the_same_transaction(
+    sample, editor_client, django_assert_dynamodb_requests
+):
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
+        response = editor_client.post("/documents/DOC002/entries/new/", {**ENTRY, "kind": "nav", "amount": "1400000"})
+    assert response.status_code == 302
+    register = RegisterRepository().get("POSITION_1", consistent=True)
+    (figures,) = register.figures()
+    assert figures.nav.amount == Decimal("1400000")
+    # RVPI = 1,400,000 / 1,250,000 = 1.12x; TVPI = (195,000 + 1,400,000) / 1,250,000 = 1.276 -> 1.28x
+    assert (figures.rvpi, figures.tvpi) == (Decimal("1.12"), Decimal("1.28"))
+    page = text(editor_client.get("/funds/FUND_A/"))
+    assert "USD 1,400,000.00" in page and "1.12x 1.28x" in page
+    document = text(editor_client.get("/documents/DOC002/"))
+    assert "USD 1,400,000.00" in document  # the NAV column of the document page
+
+
+def test_a_new_position_registers_itself_and_its_fund_stays_listed(sample, editor_client):
+    response = editor_client.post(
+        "/documents/DOC002/entries/new/",
+        {**ENTRY, "kind": "capital_call", "position_id": "POSITION_3", "investor_id": "INVESTOR_3", "amount": "5000"},
+    )
+    assert response.status_code == 302
+    register = RegisterRepository().get("POSITION_3", consistent=True)
+    assert (register.fund_id, register.investor_id, register.revision) == ("FUND_A", "INVESTOR_3", 1)
+    assert RegisterRepository().funds() == ["FUND_A"]
+    assert "POSITION_3" in text(editor_client.get("/investors/INVESTOR_3/"))
+
+
+def test_editor_changes_the_commitment_audited(sample, editor_client, analyst_client):
+    form = editor_client.get("/positions/POSITION_1/commitment/")
+    assert form.status_code == 200
+    response = editor_client.post(
+        "/positions/POSITION_1/commitment/", {"commitment": "2500000", "expected_revision": "1"}
+    )
+    assert response.status_code == 302
+    assert "Commitment USD 2,500,000.00" in text(editor_client.get("/positions/POSITION_1/"))
+    assert "% called 50.0 %" in text(editor_client.get("/positions/POSITION_1/"))
+    stale = editor_client.post("/positions/POSITION_1/commitment/", {"commitment": "1", "expected_revision": "1"})
+    assert stale.status_code == 409
+    audit = call(
+        "Query",
+        TableName=sample.table,
+        KeyConditionExpression="PK = :pk",
+        ExpressionAttributeValues={":pk": {"S": "AUDIT#POSITION#POSITION_1"}},
+    )["Items"]
+    assert len(audit) == 1 and audit[0]["User"]["S"] == "editor"
+    assert analyst_client.post("/positions/POSITION_1/commitment/", {"commitment": "1"}).status_code == 403
