@@ -11,11 +11,13 @@ from django.urls import reverse
 from moneyed import Money
 
 from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending, sum_figures
+from fundportal.domain.money import format_money, format_ratio
 from fundportal.dynamo.entities import CapitalActivity, Document, PositionEntry
 from fundportal.dynamo.errors import NotFound
 from fundportal.dynamo.keys import POSITION_KINDS, Kind, parse_month, version_id
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.repositories.documents import DocumentSummary, PositionInDocument
+from fundportal.viewmodels import memo_reverse
 
 KIND_LABELS = {
     Kind.CAPITAL_CALL: "Capital call",
@@ -27,10 +29,11 @@ KIND_LABELS = {
 
 @dataclass(frozen=True, slots=True)
 class EntryCell:
-    """One entry as a table cell: amount with its currency, status, and how it counts."""
+    """One entry as a table cell: amount with its currency (and as shown), status, how it counts."""
 
     entry: PositionEntry
     amount: Money
+    amount_text: str  # format_money(amount): formatted once here, not per render
     status: str
     counts: bool  # False for Cancelled: shown, never totalled
     pending: bool
@@ -41,9 +44,11 @@ class EntryCell:
 
 def entry_cell(entry: PositionEntry, with_edit_urls: bool = False) -> EntryCell:
     args = (entry.document_id, entry.kind.slug, entry.position_id)
+    amount = entry.money
     return EntryCell(
         entry=entry,
-        amount=entry.money,
+        amount=amount,
+        amount_text=format_money(amount),
         status=entry.status,
         counts=counts(entry.status),
         pending=is_pending(entry.status),
@@ -61,6 +66,23 @@ def cells(row: PositionInDocument, with_edit_urls: bool = False) -> list[EntryCe
 
 
 @dataclass(frozen=True, slots=True)
+class FiguresText:
+    """A row's figures of one currency as shown (formatted once, in the selector)."""
+
+    currency: str
+    called: str
+    distributed: str
+    dpi: str
+
+
+def figures_text(figures: list[Figures]) -> list[FiguresText]:
+    return [
+        FiguresText(f.currency, format_money(f.called), format_money(f.distributed), format_ratio(f.dpi))
+        for f in figures
+    ]
+
+
+@dataclass(frozen=True, slots=True)
 class PositionRow:
     """A position in a document: its entries and figures, and where to go from here."""
 
@@ -71,6 +93,9 @@ class PositionRow:
     figures: list[Figures]
     url: str  # the position in this document (where its entries are changed)
     history_url: str  # the position across documents
+    fund_url: str
+    investor_url: str
+    shown: list[FiguresText]  # `figures` as shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +117,7 @@ def document_overview(
     """Everything a document contains, grouped by position, from one Query (pattern 1).
     `with_edit_urls`: each cell carries its Change/Remove URLs (for editors)."""
     overview = (repository or DocumentRepository()).overview(document_id)
+    url = memo_reverse()
     rows = []
     for row in overview.positions:
         first = row.entries[0]
@@ -101,9 +127,12 @@ def document_overview(
                 fund_id=first.fund_id,
                 investor_id=first.investor_id,
                 cells=cells(row, with_edit_urls),
-                figures=figures_by_currency(row.entries),
+                figures=(figures := figures_by_currency(row.entries)),
+                shown=figures_text(figures),
                 url=reverse("documents:position", args=(document_id, row.position_id)),
                 history_url=reverse("positions:detail", args=(row.position_id,)),
+                fund_url=url("funds:detail", first.fund_id),
+                investor_url=url("investors:detail", first.investor_id),
             )
         )
     return DocumentPage(

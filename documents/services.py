@@ -253,6 +253,7 @@ def _entry_write(
     expected_revision: int | None = None,
     loaded_at: datetime | None = None,
     repository: DocumentRepository | None = None,
+    attempt: int = 0,
 ) -> PositionEntry:
     repository = repository or DocumentRepository()
     repository.check(entry)  # ids and size are refused before any request
@@ -293,7 +294,14 @@ def _entry_write(
     token = _token(token)
     audit = AuditEntry(entry.document_id, now, user, action, _target(entry), diff(before, entry, ENTRY_FIELDS), token)
     try:
-        repository.write_entry(entry, before, audit, request_hash=intent, register=register_write)
+        repository.write_entry(
+            entry,
+            before,
+            audit,
+            request_hash=intent,
+            register=register_write,
+            client_token=position_services.retry_token(token, attempt),
+        )
     except (TransactionCancelled, IdempotencyMismatch) as error:
         # A concurrent submission of this very request (same token, same values) may have won,
         # or still be in flight (DynamoDB refuses a token whose first use is not finished).
@@ -319,6 +327,7 @@ def entry_remove(
     token: str | None = None,
     expected_revision: int | None = None,
     repository: DocumentRepository | None = None,
+    attempt: int = 0,
 ) -> PositionEntry | None:
     """Remove an entry if it is still at `expected_revision` (the revision the confirmation page
     showed; else unchanged since read) and audit the removed values. Removing an entry this same
@@ -341,7 +350,10 @@ def entry_remove(
     )
     try:
         repository.remove_entry(
-            existing, audit, register=position_services.register_after(repository, register, existing, None)
+            existing,
+            audit,
+            register=position_services.register_after(repository, register, existing, None),
+            client_token=position_services.retry_token(token, attempt),
         )
     except (TransactionCancelled, IdempotencyMismatch) as error:
         for attempt in range(IN_FLIGHT_CHECKS if isinstance(error, IdempotencyMismatch) else 1):

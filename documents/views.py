@@ -12,11 +12,7 @@ from documents import list_selectors, position_table, selectors
 from fundportal.dynamo import InvalidId
 from fundportal.dynamo.keys import POSITION_KINDS, parse_version_id
 from fundportal.models import EDIT_PERMISSION
-
-
-def vars_of(model: Any) -> dict[str, Any]:
-    """A view model's fields as template variables (slots dataclasses have no __dict__)."""
-    return {name: getattr(model, name) for name in model.__dataclass_fields__}
+from fundportal.viewmodels import vars_of
 
 
 class DocumentDetailView(LoginRequiredMixin, TemplateView):
@@ -32,7 +28,8 @@ class DocumentDetailView(LoginRequiredMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         # Editing happens on the position-in-document page: one "Edit" link a row (issue 15).
         page = selectors.document_overview(document_id=kwargs["document_id"])
-        context.update(page=page, **vars_of(page), currency=page.currency)
+        can_edit = self.request.user.has_perm(EDIT_PERMISSION)
+        context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit)
         form = PositionTableForm(self.request.GET)
         query = form.table_query() if form.is_valid() else position_table.TableQuery()
         table = position_table.arrange(page.rows, query)

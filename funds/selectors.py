@@ -9,7 +9,7 @@ position register (one item per position) through `fundportal.domain.figures` / 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -18,12 +18,53 @@ from django.urls import reverse
 from moneyed import Money
 
 from fundportal.domain.figures import Figures, percent_called, sum_figures
-from fundportal.domain.money import zero
+from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.returns import as_percent, irr
 from fundportal.dynamo.errors import NotFound
 from fundportal.dynamo.keys import validate_id
 from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.viewmodels import memo_reverse
+
+
+@dataclass(frozen=True, slots=True)
+class LineText:
+    """A line's figures as shown (formatted once here: a fund page has a thousand lines)."""
+
+    commitment: str
+    called: str
+    called_pending: str  # "" when nothing is pending
+    percent_called: str
+    unfunded: str
+    distributed: str
+    distributed_pending: str
+    nav: str
+    nav_as_of: str
+    dpi: str
+    rvpi: str
+    tvpi: str
+    irr: str
+
+
+def line_text(
+    commitment: Money | None, figures: Figures, called: Decimal | None, irr_value: Decimal | None
+) -> LineText:
+    pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
+    return LineText(
+        commitment=format_money(commitment),
+        called=format_money(figures.called),
+        called_pending=format_money(pending_called) if pending_called.amount else "",
+        percent_called=format_percent(called),
+        unfunded=format_money(figures.unfunded),
+        distributed=format_money(figures.distributed),
+        distributed_pending=format_money(pending_distributed) if pending_distributed.amount else "",
+        nav=format_money(figures.nav),
+        nav_as_of=figures.nav_as_of.isoformat() if figures.nav_as_of else "",
+        dpi=format_ratio(figures.dpi),
+        rvpi=format_ratio(figures.rvpi),
+        tvpi=format_ratio(figures.tvpi),
+        irr=format_percent(irr_value),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +82,7 @@ class PositionLine:
     position_url: str
     fund_url: str
     investor_url: str
+    shown: LineText
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +97,19 @@ class TotalLine:
     irr_percent: Decimal | None
 
 
-def position_lines(register: PositionRegister) -> list[PositionLine]:
-    urls = (
-        reverse("positions:detail", args=(register.position_id,)),
-        reverse("funds:detail", args=(register.fund_id,)),
-        reverse("investors:detail", args=(register.investor_id,)),
-    )
+_URLS = ("positions:detail", "funds:detail", "investors:detail")
+
+
+def position_lines(register: PositionRegister, url: Callable[[str, str], str] | None = None) -> list[PositionLine]:
+    """The register's figures, a line per currency. `url(name, id)`: a page's shared reverse()
+    (a fund page's thousand lines share one fund URL)."""
+    url = url or memo_reverse()
+    urls = tuple(url(name, value) for name, value in zip(_URLS, register.ids(), strict=True))
     lines = []
     for figures in register.figures():
         commitment = register.commitment_money if figures.currency == register.currency else None
+        called = percent_called(figures.called, commitment)
+        irr_value = as_percent(register.irr(figures.currency))
         lines.append(
             PositionLine(
                 register.position_id,
@@ -72,9 +118,10 @@ def position_lines(register: PositionRegister) -> list[PositionLine]:
                 figures.currency,
                 commitment,
                 figures,
-                percent_called(figures.called, commitment),
-                as_percent(register.irr(figures.currency)),
+                called,
+                irr_value,
                 *urls,
+                shown=line_text(commitment, figures, called, irr_value),
             )
         )
     return lines
@@ -130,7 +177,8 @@ def fund_detail(*, fund_id: str, repository: RegisterRepository | None = None) -
     registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
     if not registers:
         raise NotFound("Fund", fund_id)
-    return GroupPage(fund_id, [line for r in registers for line in position_lines(r)], totals(registers))
+    url = memo_reverse()
+    return GroupPage(fund_id, [line for r in registers for line in position_lines(r, url)], totals(registers))
 
 
 def investor_detail(*, investor_id: str, repository: RegisterRepository | None = None) -> GroupPage:
@@ -140,7 +188,8 @@ def investor_detail(*, investor_id: str, repository: RegisterRepository | None =
     registers = sorted(found, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
-    return GroupPage(investor_id, [line for r in registers for line in position_lines(r)], totals(registers))
+    url = memo_reverse()
+    return GroupPage(investor_id, [line for r in registers for line in position_lines(r, url)], totals(registers))
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,14 +93,16 @@ def retry_token(token: str | None, attempt: int) -> str | None:
 
 
 def retry_when_register_moves(write: F) -> F:
-    """Re-read and retry a service write (keyword `token`) when the register moved under it."""
+    """Re-read and retry a service write when the register moved under it. The write gets the
+    `attempt` number: its transaction's ClientRequestToken is `retry_token(token, attempt)`,
+    while the items and the audit keep the form's own token (so a resubmitted form is still
+    recognised, and the audit names the request that made the change)."""
 
     @functools.wraps(write)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        token = kwargs.get("token")
         for attempt in range(REGISTER_ATTEMPTS):
             try:
-                return write(*args, **{**kwargs, "token": retry_token(token, attempt)} if token else kwargs)
+                return write(*args, **kwargs, attempt=attempt)
             except RegisterChanged:
                 if attempt == REGISTER_ATTEMPTS - 1:
                     raise

@@ -10,8 +10,8 @@ from django.http import HttpResponse
 from django.views import View
 from django.views.generic import TemplateView
 
-from documents.views import vars_of
 from fundportal.models import EDIT_PERMISSION
+from fundportal.viewmodels import vars_of
 from positions import selectors
 
 

@@ -11,7 +11,17 @@ from decimal import Decimal
 
 from moneyed import Currency, CurrencyDoesNotExist, Money, get_currency
 
-__all__ = ["CURRENCIES", "EM_DASH", "Money", "currency_code", "format_money", "format_ratio", "money", "zero"]
+__all__ = [
+    "CURRENCIES",
+    "EM_DASH",
+    "Money",
+    "currency_code",
+    "format_money",
+    "format_percent",
+    "format_ratio",
+    "money",
+    "zero",
+]
 
 CURRENCIES = ("USD", "EUR", "GBP", "CHF", "JPY")
 EM_DASH = "—"
@@ -76,3 +86,8 @@ def format_ratio(value: Decimal | None) -> str:
         return EM_DASH
     text = f"{value:.2f}"
     return f"{'0.00' if text == '-0.00' else text}x"
+
+
+def format_percent(value: Decimal | None) -> str:
+    """Decimal('62.5') -> '62.5 %' (% called, IRR); '—' for None."""
+    return EM_DASH if value is None else f"{value:,.1f} %"

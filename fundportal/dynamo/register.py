@@ -103,7 +103,8 @@ class PositionRegister:
     rollup: dict[str, dict[str, Any]] = stored("Rollup", ROLLUP, None)
     updated_at: datetime | None = stored("UpdatedAt", DATETIME)
     updated_by: str | None = stored("UpdatedBy", OPTIONAL_TEXT, "")
-    _builder: list[FiguresBuilder] = field(default_factory=list, compare=False, repr=False)
+    # Memo of the builder restored from `rollup` and of its figures (the item is immutable).
+    _builder: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         keys.validate_id(self.position_id, "position id")
@@ -126,17 +127,24 @@ class PositionRegister:
     def with_builder(self, builder: FiguresBuilder) -> PositionRegister:
         return replace(self, rollup=builder.state(), _builder=[])
 
+    def ids(self) -> tuple[str, str, str]:
+        """(position, fund, investor) ids."""
+        return self.position_id, self.fund_id, self.investor_id
+
     @property
     def commitment_money(self) -> Money | None:
         return None if self.commitment is None else money(self.commitment, self.currency)
 
     def figures(self) -> list[Figures]:
-        """Figures per currency, by currency code (the register's own currency always among them)."""
-        builder = self._cached()
-        found = {f.currency: f for f in builder.by_currency()}
-        if self.currency not in found:
-            found[self.currency] = builder.figures(self.currency)
-        return [found[code] for code in sorted(found)]
+        """Figures per currency, by currency code (the register's own currency always among them);
+        computed once per register object (a fund page asks for them several times)."""
+        if len(self._builder) < 2:
+            builder = self._cached()
+            found = {f.currency: f for f in builder.by_currency()}
+            if self.currency not in found:
+                found[self.currency] = builder.figures(self.currency)
+            self._builder.append([found[code] for code in sorted(found)])
+        return self._builder[1]
 
     def irr(self, currency: str) -> Decimal | None:
         f = self._cached().figures(currency)

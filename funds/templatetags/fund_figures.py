@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django import template
 
-from fundportal.domain.money import EM_DASH
+from fundportal.domain.money import EM_DASH, format_percent
 
 register = template.Library()
 
@@ -14,6 +14,4 @@ register = template.Library()
 @register.filter
 def percent(value: Decimal | None) -> str:
     """Decimal('62.5') -> '62.5 %'; None -> '—' (undefined)."""
-    if value is None or value == "":
-        return EM_DASH
-    return f"{value:,.1f} %"
+    return EM_DASH if value == "" else format_percent(value)

@@ -230,6 +230,7 @@ class FakeDocumentRepository:
         audit: AuditEntry,
         request_hash: str | None = None,
         register: Any = None,
+        client_token: str | None = None,
     ) -> None:
         key = (entry.document_id, entry.kind, entry.position_id)
         self._entry_condition(entry.document_id, key, previous)
@@ -241,7 +242,9 @@ class FakeDocumentRepository:
         self.hashes[key] = request_hash
         self._audit(audit)
 
-    def remove_entry(self, entry: PositionEntry, audit: AuditEntry, register: Any = None) -> None:
+    def remove_entry(
+        self, entry: PositionEntry, audit: AuditEntry, register: Any = None, client_token: str | None = None
+    ) -> None:
         key = (entry.document_id, entry.kind, entry.position_id)
         self._entry_condition(entry.document_id, key, entry)
         self._register_condition(register)

@@ -6,7 +6,7 @@ import random
 from decimal import Decimal
 
 from documents.position_table import TableQuery, arrange, natural_key
-from documents.selectors import PositionRow, entry_cell
+from documents.selectors import PositionRow, entry_cell, figures_text
 from fundportal.domain.figures import figures_by_currency
 from fundportal.dynamo.entities import CapitalCall, Distribution
 from fundportal.dynamo.keys import POSITION_KINDS
@@ -26,7 +26,8 @@ def row(n: int, call: int | None, distribution: int, status: str = "Completed", 
         entries.insert(0, CapitalCall(**common, amount=Decimal(call), status=status))
     by_kind = {e.kind: e for e in entries}
     cells = [entry_cell(by_kind[k]) if k in by_kind else None for k in POSITION_KINDS]
-    return PositionRow(f"POSITION_{n}", "F", investor, cells, figures_by_currency(entries), "", "")
+    figures = figures_by_currency(entries)
+    return PositionRow(f"POSITION_{n}", "F", investor, cells, figures, "", "", "", "", figures_text(figures))
 
 
 ROWS = [

@@ -303,6 +303,7 @@ class DocumentRepository:
         audit: AuditEntry,
         request_hash: str | None = None,
         register: RegisterWrite | None = None,
+        client_token: str | None = None,
     ) -> None:
         """Put an entry if it is still as `previous` (None: still absent), the document existing
         (and of the entry's fund), with the position register's new roll-up (issue 13).
@@ -316,14 +317,22 @@ class DocumentRepository:
         new_position = register is None or register.seen_revision == 0
         searchable = [i for i in search_items_of(entry) if i.kind is not keys.SearchKind.FUND] if new_position else []
         extra = [*(register.actions(self.gateway) if register else ()), *(self._put(i) for i in searchable)]
-        self._entry_transaction(entry.document_id, write, audit, extra=extra, fund_id=entry.fund_id, register=register)
+        self._entry_transaction(
+            entry.document_id, write, audit, extra=extra, fund_id=entry.fund_id, register=register, token=client_token
+        )
 
-    def remove_entry(self, entry: PositionEntry, audit: AuditEntry, register: RegisterWrite | None = None) -> None:
+    def remove_entry(
+        self,
+        entry: PositionEntry,
+        audit: AuditEntry,
+        register: RegisterWrite | None = None,
+        client_token: str | None = None,
+    ) -> None:
         """Delete an entry if it is still as read (and update the register in the same transaction)."""
         key = (keys.document_pk(entry.document_id), entry.sk)
         delete = self.gateway.delete_action(key, _unchanged(entry))
         extra = register.actions(self.gateway) if register else ()
-        self._entry_transaction(entry.document_id, delete, audit, extra=extra, register=register)
+        self._entry_transaction(entry.document_id, delete, audit, extra=extra, register=register, token=client_token)
 
     def _entry_transaction(
         self,
@@ -333,7 +342,9 @@ class DocumentRepository:
         extra: Iterable[dict[str, Any]] = (),
         fund_id: str | None = None,
         register: RegisterWrite | None = None,
+        token: str | None = None,
     ) -> None:
+        """The entry transaction; `token` is its ClientRequestToken (default: the audit's)."""
         document_key = (keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT))
         document_condition = EXISTS
         if fund_id:  # an entry's fund is its document's (a document without a fund takes any)
@@ -345,7 +356,7 @@ class DocumentRepository:
         check = self.gateway.check_action(document_key, document_condition)
         actions = [check, write, self._audit_action(audit), *extra]
         try:
-            self.gateway.transact(actions, audit.token)
+            self.gateway.transact(actions, token or audit.token)
         except TransactionCancelled as error:
             if error.failed(0):
                 raise NotFound("Document", document_id) from error
