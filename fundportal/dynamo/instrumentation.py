@@ -4,6 +4,7 @@ context (a page request, a command run, a test block), like Django's connection.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -100,15 +101,21 @@ class PageLog:
 class PageLogBuffer:
     """The last N page requests of every worker and machine, newest first, kept in Django's
     cache framework (`CACHES`: a database cache by default, Redis or Memcached in production),
-    so every gunicorn worker writes to and the admin reads one log. Read-modify-write under a
-    process lock: two workers adding in the same instant may lose one line of a diagnostic log,
-    never a page."""
+    so every gunicorn worker writes to and the admin reads one log.
+
+    A page only appends to this process's buffer; the buffer goes to the shared cache at most
+    once every `flush_seconds` (and whenever this process reads the log), so serving a page
+    costs no cache round trip. Read-modify-write under a process lock: two workers flushing in
+    the same instant may lose lines of a diagnostic log, never a page."""
 
     KEY = "fundportal:dynamodb:page_log"
 
-    def __init__(self, size: int = 200, cache_alias: str = "default") -> None:
+    def __init__(self, size: int = 200, cache_alias: str = "default", flush_seconds: float = 1.0) -> None:
         self.size = size
         self.cache_alias = cache_alias
+        self.flush_seconds = flush_seconds
+        self._pending: list[PageLog] = []
+        self._flushed_at = 0.0
         self._lock = threading.Lock()
 
     @property
@@ -135,12 +142,27 @@ class PageLogBuffer:
             operations=tuple(collector.operations),
         )
         with self._lock:
-            self._cache.set(self.KEY, [entry, *self._read()][: self.size], timeout=None)
+            self._pending.insert(0, entry)
+            del self._pending[self.size :]
+            if time.monotonic() - self._flushed_at >= self.flush_seconds:
+                self._flush()
+
+    def _flush(self) -> None:
+        """Move this process's pending lines to the shared log (caller holds the lock)."""
+        self._flushed_at = time.monotonic()
+        if self._pending:
+            merged = sorted([*self._pending, *self._read()], key=lambda e: e.at, reverse=True)
+            self._cache.set(self.KEY, merged[: self.size], timeout=None)
+            self._pending = []
 
     def latest(self, n: int = 50) -> list[PageLog]:
+        with self._lock:
+            self._flush()
         return self._read()[:n]
 
     def clear(self) -> None:
+        with self._lock:
+            self._pending = []
         self._cache.delete(self.KEY)
 
 

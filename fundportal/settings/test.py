@@ -17,4 +17,7 @@ DYNAMODB_CONNECT_TIMEOUT = 1.0
 DYNAMODB_READ_TIMEOUT = 3.0  # 4 x (1 + 3) s + backoff fits the request budget (faults tests use 4)
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 # Tests need no cache table: one process, local memory.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "process": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "process"},
+}
