@@ -262,3 +262,21 @@ class RestateForm(SubmissionTokenMixin, forms.Form):
         if amount is None:
             return None
         return {"amount": amount, "status": self.cleaned_data["activity_status"]}
+
+
+class DateRangeQueryForm(forms.Form):
+    """A GET form of query parameters (`PARAMETERS` maps field names to parameter names) with an
+    optional `start`..`end` date range that must be in order."""
+
+    PARAMETERS: dict[str, str] = {"start": "from", "end": "to"}
+
+    def add_prefix(self, field_name: str) -> str:
+        return self.PARAMETERS.get(field_name, field_name)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and start > end:
+            first, last = (self.fields["start"].label or "from").lower(), (self.fields["end"].label or "to").lower()
+            raise forms.ValidationError(f"The '{first}' date must be on or before the '{last}' date.")
+        return cleaned

@@ -12,12 +12,13 @@ from django.shortcuts import redirect, render
 from django.views import View
 
 from documents import list_selectors
+from documents.forms import DateRangeQueryForm
 from fundportal.dynamo import InvalidId
 from fundportal.dynamo.entities import DOCUMENT_STATUSES, DOCUMENT_TYPES
 from fundportal.dynamo.keys import validate_id
 
 
-class ListFilterForm(forms.Form):
+class ListFilterForm(DateRangeQueryForm):
     """`?fund=&type=&status=&from=&to=&cursor=`; every field optional."""
 
     PARAMETERS = {"fund_id": "fund", "document_type": "type", "start": "from", "end": "to"}
@@ -33,9 +34,6 @@ class ListFilterForm(forms.Form):
     end = forms.DateField(required=False, label="As of to", widget=forms.DateInput(attrs={"type": "date"}))
     cursor = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def add_prefix(self, field_name: str) -> str:
-        return self.PARAMETERS.get(field_name, field_name)
-
     def clean_fund_id(self) -> str:
         value = self.cleaned_data["fund_id"].strip()
         if value:
@@ -44,13 +42,6 @@ class ListFilterForm(forms.Form):
             except InvalidId as error:
                 raise forms.ValidationError(error.user_message) from None
         return value
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and start > end:
-            raise forms.ValidationError("The 'as of from' date must be on or before the 'as of to' date.")
-        return cleaned
 
     def filters(self) -> list_selectors.ListFilters:
         data = self.cleaned_data

@@ -13,10 +13,9 @@ from moneyed import Money
 from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending, sum_figures
 from fundportal.domain.money import format_money, format_ratio
 from fundportal.dynamo.entities import CapitalActivity, Document, PositionEntry
-from fundportal.dynamo.errors import NotFound
-from fundportal.dynamo.keys import POSITION_KINDS, Kind, parse_month, version_id
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
-from fundportal.dynamo.repositories.documents import DocumentSummary, PositionInDocument
+from fundportal.dynamo.keys import POSITION_KINDS, Kind, version_id
+from fundportal.dynamo.repositories import DocumentRepository
+from fundportal.dynamo.repositories.documents import PositionInDocument
 from fundportal.viewmodels import memo_reverse
 
 KIND_LABELS = {
@@ -176,40 +175,6 @@ def position_in_document(
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentList:
-    month: date
-    month_key: str
-    months: list[str]
-    older: str | None
-    newer: str | None
-    documents: list[DocumentSummary]
-
-
-def document_list(*, month: str | None = None, repository: DocumentRepository | None = None) -> DocumentList:
-    """Current documents of one as-of month (the month catalog, then the month index)."""
-    repository = repository or DocumentRepository()
-    months = repository.months()
-    if month:
-        year, number = parse_month(month)
-    elif months:
-        year, number = parse_month(months[0])
-    else:
-        today = date.today()
-        year, number = today.year, today.month
-    current = f"{year:04d}-{number:02d}"
-    older = [m for m in months if m < current]
-    newer = [m for m in months if m > current]
-    return DocumentList(
-        month=date(year, number, 1),
-        month_key=current,
-        months=months,
-        older=older[0] if older else None,
-        newer=newer[-1] if newer else None,
-        documents=repository.in_month(year, number),
-    )
-
-
-@dataclass(frozen=True, slots=True)
 class ComparedField:
     label: str
     name: str
@@ -297,18 +262,6 @@ def entry(
 ) -> PositionEntry:
     """One entry of a position in a document (pattern 3: GetItem)."""
     return (repository or DocumentRepository()).entry(document_id, kind, position_id)
-
-
-def search(
-    *, query: str, documents: DocumentRepository | None = None, positions: PositionRepository | None = None
-) -> str | None:
-    """What an exact id names: "document", "position" or None (GetItem, then a 1-item Query)."""
-    try:
-        (documents or DocumentRepository()).get(query)
-        return "document"
-    except NotFound:
-        pass
-    return "position" if (positions or PositionRepository()).page(query, limit=1).entries else None
 
 
 def document_versions(

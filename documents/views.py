@@ -9,6 +9,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.views.generic import TemplateView
 
 from documents import list_selectors, position_table, selectors
+from documents.forms import DateRangeQueryForm
 from fundportal.dynamo import InvalidId
 from fundportal.dynamo.keys import POSITION_KINDS, parse_version_id
 from fundportal.models import EDIT_PERMISSION
@@ -99,17 +100,12 @@ class PositionInDocumentView(LoginRequiredMixin, TemplateView):
         return context
 
 
-class HistoryForm(forms.Form):
+class HistoryForm(DateRangeQueryForm):
     """`?from=&to=` date range and `?compare=<version id>`; field names map to those parameters."""
-
-    PARAMETERS = {"start": "from", "end": "to"}
 
     start = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
     compare = forms.CharField(required=False, widget=forms.HiddenInput)
-
-    def add_prefix(self, field_name: str) -> str:
-        return self.PARAMETERS.get(field_name, field_name)
 
     def clean_compare(self) -> str:
         value = self.cleaned_data["compare"]
@@ -119,13 +115,6 @@ class HistoryForm(forms.Form):
             except InvalidId as error:
                 raise forms.ValidationError(error.user_message) from None
         return value
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and start > end:
-            raise forms.ValidationError("The 'from' date must be on or before the 'to' date.")
-        return cleaned
 
 
 class DocumentHistoryView(LoginRequiredMixin, TemplateView):

@@ -348,9 +348,7 @@ class FiguresBuilder:
         # A currency with nothing left (its last entry removed) is dropped: the state equals a
         # fresh count of the entries, whatever was added and removed before.
         codes = [
-            c
-            for c in codes
-            if any(self._sums.get(c, ())) or c in self._unfunded or c in self._nav or flows.get(c)
+            c for c in codes if any(self._sums.get(c, ())) or c in self._unfunded or c in self._nav or flows.get(c)
         ]
         return {
             code: {

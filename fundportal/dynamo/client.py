@@ -65,9 +65,7 @@ def get_client(limits: tuple[float, float, int] | None = None) -> Any:
     config = ClientSettings.from_django()
     if limits is not None:
         connect_timeout, read_timeout, max_attempts = limits
-        config = replace(
-            config, connect_timeout=connect_timeout, read_timeout=read_timeout, max_attempts=max_attempts
-        )
+        config = replace(config, connect_timeout=connect_timeout, read_timeout=read_timeout, max_attempts=max_attempts)
     client = _clients.get(config)
     if client is None:
         with _lock:

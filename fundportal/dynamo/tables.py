@@ -87,9 +87,7 @@ def _wait(name: str, done: Callable[[TableStatus], bool], deadline: float, what:
     return status
 
 
-def upgrade(
-    name: str | None = None, wait_seconds: float = 600, log: Callable[[str], None] | None = None
-) -> list[str]:
+def upgrade(name: str | None = None, wait_seconds: float = 600, log: Callable[[str], None] | None = None) -> list[str]:
     """Bring an existing table's indexes to the definition: create a missing index, and recreate
     (UpdateTable delete, wait, create, wait for ACTIVE) one whose keys or projection differ.
     DynamoDB allows one index change per UpdateTable and cannot change a projection in place.

@@ -12,7 +12,7 @@ from documents import selectors
 from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.money import money
 from fundportal.dynamo.entities import CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.dynamo.errors import InvalidId, NotFound
+from fundportal.dynamo.errors import NotFound
 from fundportal.dynamo.keys import POSITION_KINDS, Kind
 from positions import selectors as position_selectors
 
@@ -130,26 +130,6 @@ def test_position_in_document(repo):
     assert [f.called for f in page.figures] == [_m("0", "JPY"), _m("1000", "USD")]
 
 
-def test_document_list_navigates_months(repo):
-    newest = selectors.document_list(repository=repo)
-    assert (newest.month_key, newest.months) == ("2025-12", ["2025-12", "2025-10", "2025-09"])
-    assert (newest.older, newest.newer) == ("2025-10", None)
-    assert [d.document_id for d in newest.documents] == ["DOC2"]
-
-    middle = selectors.document_list(month="2025-10", repository=repo)
-    assert (middle.month, middle.older, middle.newer) == (date(2025, 10, 1), "2025-09", "2025-12")
-    assert [(d.document_id, d.currency) for d in middle.documents] == [("DOC3", "JPY")]
-
-    oldest = selectors.document_list(month="2025-09", repository=repo)
-    assert (oldest.older, oldest.newer) == (None, "2025-10")
-
-
-def test_search_names_a_document_a_position_or_nothing(repo, positions):
-    assert selectors.search(query="DOC1", documents=repo, positions=positions) == "document"
-    assert selectors.search(query="POSITION_2", documents=repo, positions=positions) == "position"
-    assert selectors.search(query="NOPE", documents=repo, positions=positions) is None
-
-
 def test_entry_and_header(repo):
     assert selectors.entry(document_id="DOC2", kind=Kind.DISTRIBUTION, position_id="POSITION_1", repository=repo)
     assert selectors.document_header(document_id="DOC3", repository=repo).currency == "JPY"
@@ -210,8 +190,3 @@ def test_position_report_figures_are_figures_by_currency(positions):
         position_id="POSITION_1", kind=Kind.CAPITAL_CALL, repository=positions
     )
     assert {e.kind for e in only_calls.entries} == {Kind.CAPITAL_CALL}
-
-
-def test_search_for_a_malformed_id_is_invalid(repo, positions):
-    with pytest.raises(InvalidId):
-        selectors.search(query="not an id", documents=repo, positions=positions)

@@ -17,6 +17,7 @@ from pypdf import PdfReader
 
 from documents import selectors
 from documents.forms import EntryForm
+from fundportal.dynamo import NotFound
 from fundportal.models import EDITORS_GROUP
 from positions.selectors import position_report
 from tests.notices import csv_bytes, notice_rows, row
@@ -64,7 +65,7 @@ def test_upload_preview_confirm(backend, editor_client, uploads):
     stored = list(uploads.iterdir())
     assert [p.suffix for p in stored] == [".csv"] and stored[0].read_bytes() == data
     checksum = stored[0].stem
-    with pytest.raises(selectors.NotFound):
+    with pytest.raises(NotFound):
         selectors.document_overview(document_id="NOTICE_1")  # nothing written before confirming
     done = editor_client.post(
         "/documents/import/confirm/", {"checksum": checksum, "filename": "notice.csv"}, follow=True

@@ -412,9 +412,7 @@ def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(sample, analys
     assert "Document total USD 500,000.00 pending USD 500,000.00" in text_of(html)  # shown, never totalled
 
 
-def test_editors_edit_a_row_on_the_document_page_and_each_entry_on_the_position_page(
-    sample, client, django_user_model
-):
+def test_editors_edit_a_row_on_the_document_page_and_each_entry_on_the_position_page(sample, client, django_user_model):
     from django.contrib.auth.models import Group
 
     from fundportal.models import EDITORS_GROUP

@@ -78,15 +78,7 @@ class DocumentListRepository:
             items.append(
                 Listed(
                     position=item[_MONTH.sk],
-                    summary=DocumentSummary(
-                        document_id=document.document_id,
-                        title=document.title,
-                        fund_id=document.fund_id,
-                        as_of_date=document.as_of_date,
-                        status=document.status,
-                        revision=document.revision,
-                        currency=document.currency,
-                    ),
+                    summary=DocumentSummary.of(document),
                     document_type=document.document_type or DEFAULT_DOCUMENT_TYPE,
                 )
             )

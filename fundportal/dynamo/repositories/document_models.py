@@ -62,3 +62,15 @@ class DocumentSummary:
     status: str
     revision: int
     currency: str
+
+    @classmethod
+    def of(cls, document: Document) -> DocumentSummary:
+        return cls(
+            document_id=document.document_id,
+            title=document.title,
+            fund_id=document.fund_id,
+            as_of_date=document.as_of_date,
+            status=document.status,
+            revision=document.revision,
+            currency=document.currency,
+        )

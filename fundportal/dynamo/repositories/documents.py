@@ -165,18 +165,7 @@ class DocumentRepository:
         index = TABLE.index(MONTH_INDEX)
         shard = keys.month_shard(date(year, month, 1))
         items = self.gateway.query(f"{index.pk} = :pk", {":pk": shard}, index=MONTH_INDEX, forward=not newest_first)
-        return [
-            DocumentSummary(
-                document_id=d.document_id,
-                title=d.title,
-                fund_id=d.fund_id,
-                as_of_date=d.as_of_date,
-                status=d.status,
-                revision=d.revision,
-                currency=d.currency,
-            )
-            for d in map(Document.from_item, items)
-        ]
+        return [DocumentSummary.of(Document.from_item(item)) for item in items]
 
     def months(self) -> list[str]:
         """Months ('YYYY-MM') that have had current documents, newest first (tiny catalog)."""
