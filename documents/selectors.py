@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.urls import reverse
 from moneyed import Money
 
 from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending, sum_figures
@@ -43,6 +42,7 @@ class EntryCell:
 
 def entry_cell(entry: PositionEntry, with_edit_urls: bool = False) -> EntryCell:
     args = (entry.document_id, entry.kind.slug, entry.position_id)
+    url = memo_reverse() if with_edit_urls else None
     amount = entry.money
     return EntryCell(
         entry=entry,
@@ -52,8 +52,8 @@ def entry_cell(entry: PositionEntry, with_edit_urls: bool = False) -> EntryCell:
         counts=counts(entry.status),
         pending=is_pending(entry.status),
         label=f"{KIND_LABELS[entry.kind]} of {entry.position_id}",
-        edit_url=reverse("documents:entry_edit", args=args) if with_edit_urls else "",
-        remove_url=reverse("documents:entry_delete", args=args) if with_edit_urls else "",
+        edit_url=url("documents:entry_edit", *args) if url else "",
+        remove_url=url("documents:entry_delete", *args) if url else "",
     )
 
 
@@ -128,8 +128,8 @@ def document_overview(
                 cells=cells(row, with_edit_urls),
                 figures=(figures := figures_by_currency(row.entries)),
                 shown=figures_text(figures),
-                url=reverse("documents:position", args=(document_id, row.position_id)),
-                history_url=reverse("positions:detail", args=(row.position_id,)),
+                url=url("documents:position", document_id, row.position_id),
+                history_url=url("positions:detail", row.position_id),
                 fund_url=url("funds:detail", first.fund_id),
                 investor_url=url("investors:detail", first.investor_id),
             )

@@ -141,9 +141,8 @@ def totals(registers: Iterable[PositionRegister]) -> list[TotalLine]:
         flows: list[tuple[date, Decimal]] = []
         navs: list[tuple[date, Decimal]] = []
         for register in held:
-            builder = register.builder()
-            flows += builder.flows(code)
-            own = builder.figures(code)
+            flows += register.flows(code)
+            own = register.figures_of(code)
             if own.nav is not None and own.nav_as_of is not None:
                 navs.append((own.nav_as_of, own.nav.amount))
         pooled = None

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.urls import reverse
-
 from documents.selectors import EntryCell, cells
 from fundportal.domain.figures import Figures, FiguresBuilder
 from fundportal.dynamo.entities import PositionEntry
@@ -20,6 +18,7 @@ from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories import PositionRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
 from fundportal.templatetags.charts import ChartPoint
+from fundportal.viewmodels import memo_reverse
 from funds.selectors import PositionLine, position_lines
 
 
@@ -47,6 +46,7 @@ def document_rows(
     The position index sorts by entry kind, then document; rows regroup per document. `builder`
     starts from what earlier pages carried and ends with the figures through the last row.
     """
+    url = memo_reverse()
     groups: dict[str, PositionInDocument] = {}
     for entry in entries:
         group = groups.get(entry.document_id)
@@ -69,7 +69,7 @@ def document_rows(
                 currency=currency,
                 cells=cells(group, with_edit_urls),
                 to_date=builder.figures(currency),
-                url=reverse("documents:position", args=(group.document_id, group.position_id)),
+                url=url("documents:position", group.document_id, group.position_id),
             )
         )
     return rows

@@ -41,7 +41,7 @@ from typing import Any, Protocol
 
 from fundportal.dynamo.keys import Kind
 
-from .money import Money, currency_code, money, zero
+from .money import Money, currency_code, money
 
 PENDING = "Pending"
 CANCELLED = "Cancelled"
@@ -160,6 +160,9 @@ class Figures:
     nav: Money | None = None
     nav_as_of: date | None = None
     nav_key: UnfundedKey | None = field(default=None, compare=False, repr=False)
+    # settled + pending, added once here (a fund page reads them for a thousand lines)
+    called: Money = field(init=False, compare=False, repr=False)
+    distributed: Money = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         amounts = (self.called_settled, self.called_pending, self.distributed_settled, self.distributed_pending)
@@ -171,14 +174,8 @@ class Figures:
             object.__setattr__(self, "unfunded_key", None)
         elif self.unfunded_key is None:  # built by hand: rank it as weakly as its as-of date allows
             object.__setattr__(self, "unfunded_key", (self.unfunded_as_of or date.min, _MIN_AT, ""))
-
-    @property
-    def called(self) -> Money:
-        return self.called_settled + self.called_pending
-
-    @property
-    def distributed(self) -> Money:
-        return self.distributed_settled + self.distributed_pending
+        object.__setattr__(self, "called", self.called_settled + self.called_pending)
+        object.__setattr__(self, "distributed", self.distributed_settled + self.distributed_pending)
 
     @property
     def dpi(self) -> Decimal | None:
@@ -429,19 +426,21 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
     totals = []
     for code in sorted(by_currency):
         group = by_currency[code]
-        amounts = [sum((getattr(f, name) for f in group), zero(code)) for name in _CARRY_AMOUNTS]
+        # Every Figures checked its amounts' currency when built: the group's amounts are all
+        # `code`, so their Decimals are added and the sum made Money once.
+        amounts = [money(sum(getattr(f, name).amount for f in group), code) for name in _CARRY_AMOUNTS]
         valued = [f for f in group if f.nav is not None]
         nav: dict[str, Any] = {}
         if valued:  # every position has its own NAV: the total is their sum, as of the latest date
             nav = {
-                "nav": sum((f.nav for f in valued), zero(code)),
+                "nav": money(sum(f.nav.amount for f in valued), code),
                 "nav_as_of": max((f.nav_as_of for f in valued if f.nav_as_of), default=None),
             }
         committed = [f for f in group if f.unfunded is not None]
         if not committed:
             totals.append(Figures(code, *amounts, **nav))
             continue
-        unfunded = sum((f.unfunded for f in committed), zero(code))
+        unfunded = money(sum(f.unfunded.amount for f in committed), code)
         as_of = max((f.unfunded_as_of for f in committed if f.unfunded_as_of), default=None)
         totals.append(Figures(code, *amounts, unfunded, as_of, **nav))
     return totals

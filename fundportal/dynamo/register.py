@@ -146,9 +146,18 @@ class PositionRegister:
             self._builder.append([found[code] for code in sorted(found)])
         return self._builder[1]
 
+    def figures_of(self, currency: str) -> Figures:
+        """The figures of `currency` (zero figures if the position has none in it)."""
+        found = next((f for f in self.figures() if f.currency == currency), None)
+        return found if found is not None else self._cached().figures(currency)
+
+    def flows(self, currency: str) -> list[tuple[date, Decimal]]:
+        """IRR's cash flows of `currency` (see `FiguresBuilder.flows`)."""
+        return self._cached().flows(currency)
+
     def irr(self, currency: str) -> Decimal | None:
-        f = self._cached().figures(currency)
-        return irr(self._cached().flows(currency), f.nav.amount if f.nav else None, f.nav_as_of)
+        f = self.figures_of(currency)
+        return irr(self.flows(currency), f.nav.amount if f.nav else None, f.nav_as_of)
 
     def percent_called(self, figures: Figures) -> Decimal | None:
         commitment = self.commitment_money if figures.currency == self.currency else None
