@@ -31,13 +31,14 @@ class PositionDetailView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
+        can_edit = self.request.user.has_perm(EDIT_PERMISSION)
         history = selectors.position_history(
             position_id=kwargs["position_id"],
             cursor=self.request.GET.get("cursor") or None,
             page_size=getattr(settings, "POSITION_PAGE_SIZE", self.PAGE_ITEMS),
-            with_edit_urls=self.request.user.has_perm(EDIT_PERMISSION),
+            with_edit_urls=can_edit,
         )
-        context.update(history=history, **vars_of(history))
+        context.update(history=history, can_edit=can_edit, **vars_of(history))
         return context
 
 

@@ -41,7 +41,7 @@ from typing import Any, Protocol
 
 from fundportal.dynamo.keys import Kind
 
-from .money import Money, currency_code, money
+from .money import Money, checked_amount, currency_code, known_money, money
 
 PENDING = "Pending"
 CANCELLED = "Cancelled"
@@ -49,6 +49,7 @@ SETTLED = ("Completed", "Active")  # the known settled statuses; any status but 
 _CENT = Decimal("0.01")
 _TENTH = Decimal("0.1")
 _MIN_AT = datetime.min.replace(tzinfo=UTC)
+_ZEROS = (Decimal(0),) * 4
 
 UnfundedKey = tuple[date, datetime, str]
 
@@ -286,19 +287,19 @@ class FiguresBuilder:
         status = entry.status
         if status == CANCELLED:
             return
-        value = money(entry.amount, entry.currency)  # validates: Decimal amount, known currency
-        sums = self._bucket(value.currency.code)
+        amount, code = checked_amount(entry.amount), currency_code(entry.currency)  # validates both
+        sums = self._bucket(code)
         kind = entry.kind
         if kind is Kind.CAPITAL_CALL:
-            sums[1 if status == PENDING else 0] += value.amount
-            self._flow(value.currency.code, entry, 0, value.amount)
+            sums[1 if status == PENDING else 0] += amount
+            self._flow(code, entry, 0, amount)
         elif kind is Kind.DISTRIBUTION:
-            sums[3 if status == PENDING else 2] += value.amount
-            self._flow(value.currency.code, entry, 1, value.amount)
+            sums[3 if status == PENDING else 2] += amount
+            self._flow(code, entry, 1, amount)
         elif kind is Kind.UNFUNDED_COMMITMENT:
-            self._offer_unfunded(value.currency.code, _rank(entry))
+            self._offer_unfunded(code, _rank(entry))
         elif kind is Kind.NAV:
-            self._offer(self._nav, value.currency.code, _rank(entry))
+            self._offer(self._nav, code, _rank(entry))
         else:
             raise ValueError(f"{kind} is not a position entry")
 
@@ -380,7 +381,8 @@ class FiguresBuilder:
     def figures(self, currency: str) -> Figures:
         """The figures of `currency` (zero figures if it has nothing)."""
         code = currency_code(currency)
-        amounts = [money(value, code) for value in self._sums.get(code, [Decimal(0)] * 4)]
+        # Every amount held was checked when added (or restored from a checked state).
+        amounts = [known_money(value, code) for value in self._sums.get(code, _ZEROS)]
         nav: dict[str, Any] = {}
         if (latest_nav := self._nav.get(code)) is not None:
             key, amount = latest_nav

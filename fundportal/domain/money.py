@@ -60,6 +60,17 @@ def _decimal(amount: Decimal) -> Decimal:
     raise TypeError(f"amount must be Decimal (or int), not {type(amount).__name__}")
 
 
+def checked_amount(amount: Decimal) -> Decimal:
+    """`amount` as a finite Decimal; TypeError for float (or any non-Decimal, non-int) amounts."""
+    return _decimal(amount)
+
+
+def known_money(amount: Decimal, code: str) -> Money:
+    """`Money` of an amount `checked_amount` already accepted, in a `currency_code` (the
+    figures' hot path: sums of checked amounts are not checked again)."""
+    return Money(amount, _CURRENCY_CACHE.get(code) or _currency(code))
+
+
 def money(amount: Decimal, currency: str) -> Money:
     """`Money(amount, currency)`; TypeError for float (or any non-Decimal, non-int) amounts."""
     return Money(_decimal(amount), _currency(currency))

@@ -77,11 +77,19 @@ TEMPLATES = [
         "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"undefined": jinja2.StrictUndefined, "autoescape": True},
+        "OPTIONS": {
+            "environment": "fundportal.jinja2.environment",
+            "undefined": jinja2.StrictUndefined,
+            "autoescape": True,
+        },
     },
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+# Each worker keeps its database connection (users, sessions, permissions) between requests,
+# checked before reuse: opening one per request cost ~0.7 ms of every page.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=300)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # Sessions are written to the database and read through each process's cache: a page view
 # costs no session query once the session is warm (part of the per-request fixed cost the

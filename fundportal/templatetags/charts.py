@@ -1,7 +1,7 @@
 """Server-side SVG chart of cumulative called vs distributed capital (no JavaScript).
 
-The tag computes only data (a frozen view model); ``templates/charts/cumulative.html`` renders
-the ``<svg>`` from it with autoescaped template markup. Amounts stay Decimal; only pixel
+The tag computes only data (a frozen view model); ``templates/jinja2/charts/cumulative.html``
+renders the ``<svg>`` from it with autoescaped (Jinja2) template markup. Amounts stay Decimal; only pixel
 positions are computed from them (quantized to 0.1).
 """
 
@@ -14,7 +14,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django import template
-from django.template.loader import render_to_string
+
+from .jinja import render_jinja
 
 register = template.Library()
 
@@ -199,15 +200,25 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
     )
 
 
-@register.inclusion_tag(TEMPLATE, name="cumulative_chart")
-def cumulative_chart_context(
-    points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart"
-) -> dict[str, Any]:
+class ChartNode(template.Node):
+    def __init__(self, args: list[Any]) -> None:
+        self.args = args
+
+    def render(self, context: template.Context) -> str:
+        return cumulative_chart(*(arg.resolve(context) for arg in self.args))
+
+
+@register.tag("cumulative_chart")
+def cumulative_chart_tag(parser: template.base.Parser, token: template.base.Token) -> ChartNode:
     """``{% cumulative_chart points currency [chart_id] %}``: an accessible step chart of
     cumulative called and distributed capital over time; renders nothing for no points."""
-    return {"chart": build_chart(points, currency, chart_id)}
+    bits = token.split_contents()[1:]
+    if not 1 <= len(bits) <= 3:
+        raise template.TemplateSyntaxError("{% cumulative_chart points [currency [chart_id]] %}")
+    return ChartNode([parser.compile_filter(bit) for bit in bits])
 
 
 def cumulative_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart") -> str:
-    """The same chart rendered from Python (by the same template), for callers outside templates."""
-    return render_to_string(TEMPLATE, cumulative_chart_context(points, currency, chart_id))
+    """The chart's SVG markup, rendered (autoescaped) by its Jinja2 template; "" without points.
+    Jinja templates include the template itself with `chart=build_chart(...)`."""
+    return render_jinja(TEMPLATE, {"chart": build_chart(points, currency, chart_id)})

@@ -9,10 +9,17 @@ Django template (values Django marked safe stay safe: both honour `__html__`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.template import engines
 
 register = template.Library()
+
+
+def render_jinja(name: str, context: dict[str, Any]) -> str:
+    """The Jinja2 template `name` (compiled once, then cached) rendered with `context`."""
+    return engines["jinja2"].env.get_template(name).render(context)
 
 
 class JinjaNode(template.Node):
@@ -20,8 +27,7 @@ class JinjaNode(template.Node):
         self.name = name
 
     def render(self, context: template.Context) -> str:
-        fragment = engines["jinja2"].env.get_template(self.name)  # compiled once, then cached
-        return fragment.render(context.flatten())
+        return render_jinja(self.name, context.flatten())
 
 
 @register.tag
