@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from documents.selectors import EntryCell, cells
+from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.figures import Figures, FiguresBuilder
 from fundportal.dynamo.entities import PositionEntry
 from fundportal.dynamo.errors import BadCursor, NotFound
@@ -126,7 +127,7 @@ def position_history(
     figures = builder.by_currency()
     page_number = _page_number(page.carried)
     here = {"k": page.start_reference, "figures": page.carried.get("figures") or []}
-    next_cursor = page.next_cursor({"figures": [f.to_carry() for f in figures], "page": page_number + 1, "back": here})
+    next_cursor = page.next_cursor({"figures": [to_carry(f) for f in figures], "page": page_number + 1, "back": here})
     back = page.carried.get("back") if isinstance(page.carried.get("back"), dict) else {}
     # Page 2's previous page is page 1 (no cursor: the template links to it); further back, the
     # reference rebuilds the previous page's cursor (whose own "previous" is then the first page).
@@ -178,7 +179,7 @@ def _page_number(carried: dict[str, Any]) -> int:
 def _carried(carried: dict[str, Any]) -> list[Figures]:
     """Figures a (signed) cursor carried; malformed → BadCursor."""
     try:
-        return [Figures.from_carry(data) for data in carried.get("figures") or []]
+        return [from_carry(data) for data in carried.get("figures") or []]
     except (ValueError, TypeError) as error:
         raise BadCursor() from error
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, Protocol
 
 from fundportal.dynamo.keys import Kind
@@ -48,7 +48,7 @@ CANCELLED = "Cancelled"
 SETTLED = ("Completed", "Active")  # the known settled statuses; any status but Pending/Cancelled settles
 _CENT = Decimal("0.01")
 _TENTH = Decimal("0.1")
-_MIN_AT = datetime.min.replace(tzinfo=UTC)
+MIN_AT = datetime.min.replace(tzinfo=UTC)
 _ZEROS = (Decimal(0),) * 4
 
 UnfundedKey = tuple[date, datetime, str]
@@ -103,13 +103,14 @@ def ratio(numerator: Money, denominator: Money) -> Decimal | None:
     return (numerator.amount / denominator.amount).quantize(_CENT, rounding=ROUND_HALF_EVEN)
 
 
-def _aware(at: datetime | None) -> datetime:
-    return _MIN_AT if at is None else at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+def aware(at: datetime | None) -> datetime:
+    """`at` with a time zone (naive = UTC); the earliest instant for None."""
+    return MIN_AT if at is None else at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _rank(entry: EntryLike) -> tuple[UnfundedKey, Decimal]:
     """Which unfunded entry is latest: its key, then (full ties only) the larger amount."""
-    return (entry.as_of_date or date.min, _aware(entry.updated_at), entry.document_id), entry.amount
+    return (entry.as_of_date or date.min, aware(entry.updated_at), entry.document_id), entry.amount
 
 
 def latest_unfunded(entries: Iterable[EntryLike]) -> EntryLike | None:
@@ -174,7 +175,7 @@ class Figures:
         if self.unfunded is None:  # the key ranks the unfunded entry: none without one
             object.__setattr__(self, "unfunded_key", None)
         elif self.unfunded_key is None:  # built by hand: rank it as weakly as its as-of date allows
-            object.__setattr__(self, "unfunded_key", (self.unfunded_as_of or date.min, _MIN_AT, ""))
+            object.__setattr__(self, "unfunded_key", (self.unfunded_as_of or date.min, MIN_AT, ""))
         object.__setattr__(self, "called", self.called_settled + self.called_pending)
         object.__setattr__(self, "distributed", self.distributed_settled + self.distributed_pending)
 
@@ -194,45 +195,9 @@ class Figures:
     def tvpi(self) -> Decimal | None:
         return tvpi(self)
 
-    def to_carry(self) -> dict[str, str | None]:
-        """JSON-safe strings (for a signed page cursor); `from_carry` is the inverse."""
-        key, unfunded = self.unfunded_key, self.unfunded
-        carry: dict[str, str | None] = {name: str(getattr(self, name).amount) for name in _CARRY_AMOUNTS}
-        return {
-            "currency": self.currency,
-            **carry,
-            "unfunded": None if unfunded is None else str(unfunded.amount),
-            "unfunded_as_of": None if self.unfunded_as_of is None else self.unfunded_as_of.isoformat(),
-            "unfunded_updated_at": None if key is None or key[1] == _MIN_AT else key[1].isoformat(),
-            "unfunded_document_id": None if key is None else key[2],
-        }
 
-    @classmethod
-    def from_carry(cls, data: dict[str, Any]) -> Figures:
-        """Rebuild carried figures; ValueError on any malformed input."""
-        if not isinstance(data, dict) or set(data) != _CARRY_FIELDS:
-            raise ValueError("malformed carried figures")
-        text = {name: value for name, value in data.items() if value is not None}
-        if not all(isinstance(value, str) for value in text.values()):
-            raise ValueError("malformed carried figures: values are strings or null")
-        try:
-            code = currency_code(text["currency"])
-            amounts = [money(Decimal(text[name]), code) for name in _CARRY_AMOUNTS]
-            if "unfunded" not in text:
-                if any(name in text for name in _CARRY_RANK):
-                    raise ValueError("an unfunded rank without an unfunded amount")
-                return cls(code, *amounts)
-            as_of = date.fromisoformat(text["unfunded_as_of"]) if "unfunded_as_of" in text else None
-            at = datetime.fromisoformat(text["unfunded_updated_at"]) if "unfunded_updated_at" in text else None
-            key = (as_of or date.min, _aware(at), text["unfunded_document_id"])
-            return cls(code, *amounts, money(Decimal(text["unfunded"]), code), as_of, key)
-        except (KeyError, TypeError, InvalidOperation) as exc:
-            raise ValueError(f"malformed carried figures: {exc!r}") from None
-
-
-_CARRY_AMOUNTS = ("called_settled", "called_pending", "distributed_settled", "distributed_pending")
-_CARRY_RANK = ("unfunded_as_of", "unfunded_updated_at", "unfunded_document_id")
-_CARRY_FIELDS = frozenset(("currency", *_CARRY_AMOUNTS, "unfunded", *_CARRY_RANK))
+# The four sums every Figures holds, in the builder's order (fundportal.domain.carry serialises them).
+AMOUNT_FIELDS = ("called_settled", "called_pending", "distributed_settled", "distributed_pending")
 
 
 class FiguresBuilder:
@@ -251,7 +216,7 @@ class FiguresBuilder:
         self._flows: dict[str, dict[date, list[Decimal]]] | None = {} if flows else None
         for figures in start:
             sums = self._bucket(figures.currency)
-            for index, name in enumerate(_CARRY_AMOUNTS):
+            for index, name in enumerate(AMOUNT_FIELDS):
                 sums[index] += getattr(figures, name).amount
             if figures.unfunded is not None and figures.unfunded_key is not None:  # always both or neither
                 self._offer_unfunded(figures.currency, (figures.unfunded_key, figures.unfunded.amount))
@@ -430,7 +395,7 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
         group = by_currency[code]
         # Every Figures checked its amounts' currency when built: the group's amounts are all
         # `code`, so their Decimals are added and the sum made Money once.
-        amounts = [money(sum(getattr(f, name).amount for f in group), code) for name in _CARRY_AMOUNTS]
+        amounts = [money(sum(getattr(f, name).amount for f in group), code) for name in AMOUNT_FIELDS]
         valued = [f for f in group if f.nav is not None]
         nav: dict[str, Any] = {}
         if valued:  # every position has its own NAV: the total is their sum, as of the latest date
