@@ -68,10 +68,10 @@ TEMPLATES = [
             ],
         },
     },
-    # Long tables' rows (a document's positions, a fund's lines) are rendered by compiled Jinja2
-    # templates through `{% jinja "name" %}` (fundportal/templatetags/jinja.py): Django's
-    # language resolves each `{{ row.x }}` at run time, about 5 µs a variable, and a 100-position
-    # document has ~3,600 of them. Undefined names raise, so a typo fails the tests.
+    # The long tables' pages (document and position content, fund/investor rows, the chart) are
+    # compiled Jinja2 templates included with `{% jinja "name" %}` (fundportal/templatetags/jinja.py):
+    # Django's language resolves each `{{ row.x }}` at run time, about 5 µs a variable, and a
+    # 100-position document has ~3,600 of them. Undefined names raise, so a typo fails the tests.
     {
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
