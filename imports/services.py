@@ -3,9 +3,15 @@
 
 All or nothing, from the user's point of view:
 - any bad row: nothing is written (validation runs over the whole file first);
-- the entries go in as TransactWriteItems of at most 100 items, each holding whole positions:
-  their entries (conditioned on not existing) and their register (issue 13, conditioned on the
-  revision read), so the roll-ups never disagree with the entries; transactions run in parallel;
+- a run record is written first: the import's time and user (a re-run or a concurrent run of
+  the same file stamps the very same items) and the documents it creates;
+- entries of new documents (no one else can write into a missing document) go in by parallel
+  BatchWriteItem with the search items of new positions and the investor copies; then their
+  registers (issue 13), in transactions of 99 positions, each conditioned on the revision read
+  and marked with the import's marker, so a re-run counts an entry in its register exactly
+  once (`imports.writing`);
+- entries of existing documents go in transactions with their registers, conditioned on not
+  existing: someone else's entry is never overwritten (ImportConflict names it);
 - a new document's item is written last, in one publishing transaction with the audit items and
   the import record: until then the document has no page and is in no list;
 - every entry is stamped with the import's token (from the file's sha256): a re-run of an
@@ -15,43 +21,40 @@ All or nothing, from the user's point of view:
 
 from __future__ import annotations
 
-import contextvars
+import contextlib
 import hashlib
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from fundportal.dynamo.entities import AuditEntry, PositionEntry, utcnow
-from fundportal.dynamo.errors import DataLayerError, InvalidId, TransactionCancelled
-from fundportal.dynamo.keys import validate_id
-from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, ImportRepository
+from fundportal.dynamo.errors import InvalidId, TransactionCancelled
+from fundportal.dynamo.keys import import_marker, validate_id
+from fundportal.dynamo.register import PositionRegister
+from fundportal.dynamo.repositories.imports import ImportRepository, ImportRun, import_token
 
 from .reader import FileError, RawRow, read_rows
 from .validation import Existing, Known, Registered, Validation, validate
+from .writing import (
+    ExistingWriter,
+    ImportConflict,
+    PublishedElsewhere,
+    RegisterPhase,
+    Stamp,
+    fresh_token,
+    request_token,
+)
 
-REGISTER_ITEMS = 2  # the register and its investor copy
-REGISTER_RETRIES = 4
+__all__ = ["ImportConflict", "ImportResult", "Prepared", "checksum_of", "import_apply", "import_prepare"]
 
-
-class ImportConflict(DataLayerError):
-    """Someone else wrote one of the file's entries while it was being imported."""
-
-    def __init__(self, message: str) -> None:
-        self.user_message = message
-        super().__init__(message)
+READ_WORKERS = 4  # parallel BatchGetItem of the registers while validating
 
 
 def checksum_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def import_token(checksum: str) -> str:
-    """The RequestToken stamped on every entry this file writes."""
-    return f"import-{checksum[:32]}"
 
 
 @dataclass
@@ -63,6 +66,9 @@ class Prepared:
     validation: Validation | None = None
     file_error: str | None = None
     done: dict[str, Any] | None = None  # the record of an earlier, completed import of this file
+    # The registers read for validation (consistent): `import_apply` starts from them; every
+    # register write is conditioned on the revision read, so a register moved since is re-read.
+    registers: dict[str, PositionRegister] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -95,7 +101,8 @@ def import_prepare(*, data: bytes, filename: str, repository: ImportRepository |
     prepared = Prepared(filename, checksum, len(data), rows)
     prepared.done = repository.record(checksum)
     if prepared.done is None:
-        prepared.validation = validate(rows, _known(rows, repository), import_token(checksum))
+        prepared.registers = repository.registers(_ids(rows, "position_id", "position id"), workers=READ_WORKERS)
+        prepared.validation = validate(rows, _known(rows, prepared.registers, repository), import_token(checksum))
     return prepared
 
 
@@ -109,16 +116,13 @@ def _ids(rows: list[RawRow], column: str, what: str) -> list[str]:
     return sorted(set(found))
 
 
-def _known(rows: list[RawRow], repository: ImportRepository) -> Known:
+def _known(rows: list[RawRow], registers: dict[str, PositionRegister], repository: ImportRepository) -> Known:
     document_ids = _ids(rows, "document_id", "document id")
     entries = {
         d: {(e.kind, e.position_id): Existing(e, token) for e, token in repository.entries(d)} for d in document_ids
     }
-    registers = {
-        p: Registered(r.fund_id, r.investor_id)
-        for p, r in repository.registers(_ids(rows, "position_id", "position id")).items()
-    }
-    return Known(repository.documents(document_ids), entries, registers)
+    registered = {p: Registered(r.fund_id, r.investor_id) for p, r in registers.items()}
+    return Known(repository.documents(document_ids), entries, registered)
 
 
 def import_apply(
@@ -129,37 +133,115 @@ def import_apply(
     progress: Callable[[int], None] | None = None,
     repository: ImportRepository | None = None,
 ) -> ImportResult:
-    """Write a prepared (valid) file. Raises ValueError when it is not valid."""
+    """Write a prepared (valid) file. Raises ValueError when it is not valid, ImportConflict when
+    someone else's write stands in its way."""
     if not prepared.ok:
         raise ValueError("only a valid file that was not imported before can be applied")
     repository = repository or ImportRepository()
     started = time.perf_counter()
     validation = prepared.validation
     assert validation is not None
-    token, now = import_token(prepared.checksum), utcnow()
-    entries = [replace(e, updated_at=now, updated_by=user) for plan in validation.plans for e in plan.entries]
-    writer = _GroupWriter(repository, token, now, user)
-    by_position: dict[str, list[PositionEntry]] = defaultdict(list)
-    for entry in entries:
-        by_position[entry.position_id].append(entry)
-    writer.registers = repository.registers(by_position)
-    small, large = _batches(by_position)
-    for batch in large:  # a position with more entries than one transaction holds: in order
-        writer.write(batch)
-        if progress:
-            progress(sum(len(chunk) for _, chunk in batch))
-    _parallel(writer, small, workers, progress)
-    repository.put_catalogs(entries, writer.new_funds, workers=workers)
-    documents = [plan.document for plan in validation.plans]
+    token, marker = import_token(prepared.checksum), import_marker(prepared.checksum)
+    new_ids = tuple(p.document.document_id for p in validation.plans if p.is_new)
+    run = ImportRun(marker, prepared.checksum, utcnow(), user, new_ids)
+    run = repository.start(run, fresh_token())
+    if run.new_documents != new_ids:
+        raise ImportConflict(
+            "A document of this file was created or removed by someone else since this import "
+            "started; nothing more was written. `manage.py verify_positions` checks the registers."
+        )
+    stamp = Stamp(token, marker, run.at, run.by)
+    if not run.published:
+        # PublishedElsewhere: another run of this file finished it; publishing finds its record.
+        with contextlib.suppress(PublishedElsewhere):
+            _write(validation, prepared.registers, stamp, repository, workers, progress)
+    written = validation.to_write
+    _publish(prepared, validation, stamp, run, user, repository)
+    return ImportResult(
+        prepared.filename,
+        prepared.checksum,
+        len(prepared.rows),
+        written,
+        validation.already,
+        [plan.document.document_id for plan in validation.plans],
+        time.perf_counter() - started,
+    )
+
+
+def _write(
+    validation: Validation,
+    registers: dict[str, PositionRegister],
+    stamp: Stamp,
+    repository: ImportRepository,
+    workers: int,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Entries of new documents with their registers, then entries of existing ones."""
+    counted: dict[str, list[PositionEntry]] = defaultdict(list)  # every entry of new documents
+    fresh: dict[str, list[PositionEntry]] = defaultdict(list)  # those still to write
+    existing: dict[str, list[PositionEntry]] = defaultdict(list)
+    for plan in validation.plans:
+        stamped = [replace(e, updated_at=stamp.at, updated_by=stamp.by) for e in plan.entries]
+        if not plan.is_new:
+            for entry in stamped:
+                existing[entry.position_id].append(entry)
+            continue
+        for entry in stamped:
+            fresh[entry.position_id].append(entry)
+        for entry in (*plan.landed, *stamped):
+            counted[entry.position_id].append(entry)
+    catalogs = _catalogs(counted, existing, registers, repository)
+    registers = dict(registers)
+
+    def land(positions: list[str], copies: list[dict[str, Any]]) -> int:
+        """A group's entries, the constant items of its new positions and the registers' investor
+        copies, before its registers: a re-run that finds a position registered (with this
+        import's marker) has nothing of it left to put."""
+        entries = [e for p in positions for e in fresh.get(p, ())]
+        repository.put_entries(entries, stamp.token, [*(i for p in positions for i in catalogs.pop(p, ())), *copies])
+        return len(entries)
+
+    if counted:
+        RegisterPhase(repository, stamp, registers).write(counted, land, workers, progress)
+    if catalogs:  # positions only in existing documents
+        repository.put_entries((), stamp.token, [i for items in catalogs.values() for i in items], workers)
+    if existing:
+        ExistingWriter(repository, stamp, registers).write_all(existing, workers, progress)
+
+
+def _catalogs(
+    counted: dict[str, list[PositionEntry]],
+    existing: dict[str, list[PositionEntry]],
+    registers: dict[str, PositionRegister],
+    repository: ImportRepository,
+) -> dict[str, list[dict[str, Any]]]:
+    """The search items and fund catalog entries of each position this import registers (a
+    fund's catalog entry goes with its first such position)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    funds: set[str] = set()
+    for position_id in sorted({*counted, *existing} - set(registers)):
+        first = (counted.get(position_id) or existing[position_id])[0]
+        new_fund = () if first.fund_id in funds else (first.fund_id,)
+        funds.add(first.fund_id)
+        found[position_id] = repository.catalog_items([first], new_fund)
+    return found
+
+
+def _publish(
+    prepared: Prepared, validation: Validation, stamp: Stamp, run: ImportRun, user: str, repository: ImportRepository
+) -> None:
+    """The new documents, one audit item per document, the import record and the run marked
+    published, in one transaction; a concurrent run of the same file may have done it first."""
+    at = datetime.now(stamp.at.tzinfo)
     audits = [
         AuditEntry(
             plan.document.document_id,
-            datetime.now(now.tzinfo),
+            at,
             user,
             "import",
             f"File {prepared.filename}",
             {"file": [None, prepared.filename], "rows": [None, plan.rows], "checksum": [None, prepared.checksum]},
-            _hash(token, "audit", plan.document.document_id, now.isoformat()),
+            request_token(stamp.token, "audit", plan.document.document_id, at.isoformat()),
         )
         for plan in validation.plans
     ]
@@ -167,146 +249,17 @@ def import_apply(
         "checksum": prepared.checksum,
         "file": prepared.filename,
         "rows": len(prepared.rows),
-        "documents": [d.document_id for d in documents],
-        "at": now,
+        "documents": [plan.document.document_id for plan in validation.plans],
+        "at": stamp.at,
         "by": user,
     }
-    new = [replace(p.document, updated_at=now, updated_by=user) for p in validation.plans if p.is_new]
+    new = [replace(p.document, updated_at=stamp.at, updated_by=stamp.by) for p in validation.plans if p.is_new]
     existing = [p.document for p in validation.plans if not p.is_new]
     try:
-        repository.publish(new, existing, audits, record, _hash(token, "publish", now.isoformat()))
+        repository.publish(new, existing, audits, record, fresh_token(), run)
     except TransactionCancelled as error:
         if repository.record(prepared.checksum) is None:  # not a concurrent run of the same file
             raise ImportConflict(
                 "The import could not be published (a document changed meanwhile); nothing was "
                 "published. Run the import again."
             ) from error
-    return ImportResult(
-        prepared.filename,
-        prepared.checksum,
-        len(prepared.rows),
-        len(entries),
-        validation.already,
-        [d.document_id for d in documents],
-        time.perf_counter() - started,
-    )
-
-
-Batch = list[tuple[str, list[PositionEntry]]]
-
-
-def _batches(by_position: dict[str, list[PositionEntry]]) -> tuple[list[Batch], list[Batch]]:
-    """Whole positions packed into transactions of at most 100 items (entries + register items);
-    a position too large for one is split into chunks written one after the other."""
-    room = MAX_TRANSACTION_ITEMS - REGISTER_ITEMS
-    small: list[Batch] = []
-    large: list[Batch] = []
-    batch: Batch = []
-    size = 0
-    for position_id in sorted(by_position):
-        entries = by_position[position_id]
-        if len(entries) > room:
-            large.extend([[(position_id, entries[i : i + room])] for i in range(0, len(entries), room)])
-            continue
-        if size + len(entries) + REGISTER_ITEMS > MAX_TRANSACTION_ITEMS:
-            small.append(batch)
-            batch, size = [], 0
-        batch.append((position_id, entries))
-        size += len(entries) + REGISTER_ITEMS
-    if batch:
-        small.append(batch)
-    return small, large
-
-
-def _parallel(writer: _GroupWriter, batches: list[Batch], workers: int, progress: Callable[[int], None] | None):
-    def run(batch: Batch) -> int:
-        writer.write(batch)
-        return sum(len(chunk) for _, chunk in batch)
-
-    if workers <= 1:
-        for batch in batches:
-            done = run(batch)
-            if progress:
-                progress(done)
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        # Each task runs in a copy of this context, so its requests reach the caller's collectors.
-        futures = [pool.submit(contextvars.copy_context().run, run, batch) for batch in batches]
-        for future in futures:
-            done = future.result()
-            if progress:
-                progress(done)
-
-
-class _GroupWriter:
-    """Writes one batch: its entries and its positions' registers in one transaction."""
-
-    def __init__(self, repository: ImportRepository, token: str, now: datetime, user: str) -> None:
-        self.repository, self.token, self.now, self.user = repository, token, now, user
-        self.registers: dict[str, Any] = {}
-        self.new_funds: set[str] = set()
-
-    def write(self, batch: Batch) -> None:
-        for attempt in range(REGISTER_RETRIES):
-            actions, owners, seen, updated = self._actions(batch)
-            try:
-                self.repository.transact(
-                    actions, _hash(self.token, self.now.isoformat(), *_owner_keys(owners), *map(str, seen))
-                )
-            except TransactionCancelled as error:
-                moved = {owner[1] for i, owner in enumerate(owners) if owner[0] == "register" and error.failed(i)}
-                entries = [owner[1] for i, owner in enumerate(owners) if owner[0] == "entry" and error.failed(i)]
-                if entries:
-                    e = entries[0]
-                    raise ImportConflict(
-                        f"{e.document_id} got a {e.kind.slug} for {e.position_id} from someone else during the "
-                        "import; the rows written so far stay. Run the import again to see what is left."
-                    ) from error
-                if moved and attempt < REGISTER_RETRIES - 1:
-                    self.registers.update(self.repository.registers(moved))
-                    continue
-                raise
-            self.registers.update(updated)
-            return
-
-    def _actions(self, batch: Batch):
-        from fundportal.dynamo.register import PositionRegister
-
-        actions: list[dict[str, Any]] = []
-        owners: list[tuple[str, Any]] = []
-        seen: list[int] = []
-        updated: dict[str, Any] = {}
-        for position_id, chunk in batch:
-            for entry in chunk:
-                actions.append(self.repository.entry_action(entry, self.token))
-                owners.append(("entry", entry))
-            first = chunk[0]
-            register = self.registers.get(position_id) or PositionRegister(
-                position_id=position_id, fund_id=first.fund_id, investor_id=first.investor_id, currency=first.currency
-            )
-            if register.revision == 0:
-                self.new_funds.add(register.fund_id)
-            builder = register.builder()
-            for entry in chunk:
-                builder.add(entry)
-            new = replace(
-                register.with_builder(builder),
-                revision=register.revision + 1,
-                updated_at=self.now,
-                updated_by=self.user,
-            )
-            register_actions = self.repository.register_actions(new, register.revision)
-            actions.extend(register_actions)
-            owners.extend([("register", position_id)] * len(register_actions))
-            seen.append(register.revision)
-            updated[position_id] = new
-        return actions, owners, seen, updated
-
-
-def _owner_keys(owners: list[tuple[str, Any]]) -> list[str]:
-    return [owner[1].sk + owner[1].document_id if owner[0] == "entry" else owner[1] for owner in owners]
-
-
-def _hash(*parts: str) -> str:
-    """A ClientRequestToken (at most 36 characters) from what a transaction writes."""
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]

@@ -88,6 +88,7 @@ class DocumentPlan:
     is_new: bool
     entries: list[PositionEntry] = field(default_factory=list)  # still to write
     already: int = 0  # rows an earlier run of this file wrote
+    landed: list[PositionEntry] = field(default_factory=list)  # those rows' entries, as stored
     rows: int = 0
 
 
@@ -301,6 +302,7 @@ def _plans(parsed: list[tuple[RowResult, Parsed]], headers: dict[str, tuple[int,
         plan.rows += 1
         if result.already:
             plan.already += 1
+            plan.landed.append(known.entries[p.document_id][(p.kind, p.position_id)].entry)
             continue
         plan.entries.append(
             ENTRY_CLASSES[p.kind](

@@ -13,7 +13,7 @@ import boto3
 from botocore.config import Config
 from django.conf import settings
 
-from . import fast_parse
+from . import fast_parse, fast_serialize
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class ClientSettings:
     read_timeout: float
     max_pool_connections: int
     fast_query_parse: bool
+    fast_write_serialize: bool = True
 
     @classmethod
     def from_django(cls) -> ClientSettings:
@@ -38,6 +39,7 @@ class ClientSettings:
             read_timeout=getattr(settings, "DYNAMODB_READ_TIMEOUT", 3.0),
             max_pool_connections=int(getattr(settings, "DYNAMODB_MAX_POOL_CONNECTIONS", 32)),
             fast_query_parse=bool(getattr(settings, "DYNAMODB_FAST_QUERY_PARSE", True)),
+            fast_write_serialize=bool(getattr(settings, "DYNAMODB_FAST_WRITE_SERIALIZE", True)),
         )
 
     def botocore_config(self) -> Config:
@@ -86,6 +88,8 @@ def _new_client(config: ClientSettings) -> Any:
     client = session.client("dynamodb", **kwargs)
     if config.fast_query_parse:
         fast_parse.install(client)
+    if config.fast_write_serialize:
+        fast_serialize.install(client)
     return client
 
 

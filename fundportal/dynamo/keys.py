@@ -343,7 +343,6 @@ def parse_search_sk(sk: str) -> tuple[SearchKind, str]:
 
 
 # --- position register (issue 13) -------------------------------------------------------------
-#
 #   Register             PK=POSITION#POSITION_1  SK=REGISTER
 #                        GSI_PK=FUND#FUND_A / GSI_SK=POSITION#POSITION_1        (fund page)
 #                        GSI2_PK=POSITION_1 / GSI2_SK=!REGISTER                  (first in the position page)
@@ -351,7 +350,6 @@ def parse_search_sk(sk: str) -> tuple[SearchKind, str]:
 #                        GSI_PK=INVESTOR#INVESTOR_1 / GSI_SK=POSITION#POSITION_1 (investor page)
 #   Funds catalog        PK=CATALOG#FUNDS  SK=FUND_A  (written when a fund's first position registers)
 #   Position audit       PK=AUDIT#POSITION#POSITION_1  SK=<at>#<token>  (commitment changes)
-#
 # One partition per position: writes to different positions of one fund never touch one item.
 
 POSITION_PREFIX = "POSITION"
@@ -386,9 +384,7 @@ def parse_register_pk(pk: str) -> str:
 
 def fund_index_keys(fund_id: str, position_id: str) -> tuple[str, str]:
     """(GSI_PK, GSI_SK) of a register item: the fund's positions, one Query on GSI_Entity_Document."""
-    return _join(FUND_PREFIX, validate_id(fund_id, "fund id")), _join(
-        POSITION_PREFIX, validate_id(position_id, "position id")
-    )
+    return fund_index_pk(fund_id), register_pk(position_id)
 
 
 def fund_index_pk(fund_id: str) -> str:
@@ -397,9 +393,7 @@ def fund_index_pk(fund_id: str) -> str:
 
 def investor_index_keys(investor_id: str, position_id: str) -> tuple[str, str]:
     """(GSI_PK, GSI_SK) of a register's investor copy: the LP's positions, one Query."""
-    return _join(INVESTOR_PREFIX, validate_id(investor_id, "investor id")), _join(
-        POSITION_PREFIX, validate_id(position_id, "position id")
-    )
+    return investor_index_pk(investor_id), register_pk(position_id)
 
 
 def investor_index_pk(investor_id: str) -> str:
@@ -421,13 +415,18 @@ def position_audit_pk(position_id: str) -> str:
 
 
 # --- notice imports (issue 14) ----------------------------------------------------------------
-#
-#   Import record        PK=IMPORT#<sha256 of the file>  SK=IMPORT
-#                        written in the transaction that publishes the import (never before), so
-#                        a re-run of the same file finds it and writes nothing.
+#   Import record  PK=IMPORT#<sha256 of the file> SK=IMPORT: written by the transaction that
+#                  publishes the import (never before): a re-run of the same file writes nothing.
+#   Import run     PK=IMPORT_RUN#<marker> SK=RUN (marker: the sha256's first 16 hex): written
+#                  before the first entry (time, user, new documents: every run stamps the same),
+#                  marked Published on publishing. A register lists the markers of the imports
+#                  whose new-document entries it counts until they are published.
 
 IMPORT_PREFIX = "IMPORT"
+IMPORT_RUN_PREFIX = "IMPORT_RUN"
+IMPORT_RUN_SK = "RUN"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+_MARKER = re.compile(r"[0-9a-f]{16}")
 
 
 def import_record_keys(checksum: str) -> tuple[str, str]:
@@ -435,3 +434,16 @@ def import_record_keys(checksum: str) -> tuple[str, str]:
     if not isinstance(checksum, str) or not _SHA256.fullmatch(checksum):
         raise InvalidId("file checksum", checksum)
     return _join(IMPORT_PREFIX, checksum), IMPORT_PREFIX
+
+
+def import_marker(checksum: str) -> str:
+    """The short name of an import (first 16 hex digits of the file's sha256)."""
+    import_record_keys(checksum)  # validates the checksum
+    return checksum[:16]
+
+
+def import_run_keys(marker: str) -> tuple[str, str]:
+    """(PK, SK) of the run record of the import with this marker."""
+    if not isinstance(marker, str) or not _MARKER.fullmatch(marker):
+        raise InvalidId("import marker", marker)
+    return _join(IMPORT_RUN_PREFIX, marker), IMPORT_RUN_SK

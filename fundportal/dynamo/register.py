@@ -7,6 +7,10 @@ It is kept in the same TransactWriteItems as every entry write, conditioned on i
 so it can never disagree with the entries. A second, identical copy keyed for the investor
 (`REGISTER#INVESTOR`, in GSI_Entity_Document under `INVESTOR#<id>`) is written in the same
 transaction: it is what makes the investor page one Query (see README, "Position register").
+
+The one exception is a notice import's new document (`imports.writing`): its entries and the
+copies go in by BatchWriteItem, then the registers in a conditioned transaction that also lists
+the import's marker (`imports`), so a re-run counts those entries once.
 """
 
 from __future__ import annotations
@@ -87,6 +91,8 @@ def rollup_in(value: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
 
 
 ROLLUP = Codec(rollup_out, rollup_in)
+# Markers of the imports whose new-document entries the roll-up counts (issue 14): absent when none.
+MARKERS = Codec(lambda v: list(v) or None, tuple)
 
 
 # --- the entity -----------------------------------------------------------------------------------
@@ -103,6 +109,9 @@ class PositionRegister:
     rollup: dict[str, dict[str, Any]] = stored("Rollup", ROLLUP, None)
     updated_at: datetime | None = stored("UpdatedAt", DATETIME)
     updated_by: str | None = stored("UpdatedBy", OPTIONAL_TEXT, "")
+    # Imports (markers) whose new-document entries are counted and not yet published: an import
+    # writes those entries first and the register after, so a re-run can tell whether it counted.
+    imports: tuple[str, ...] = stored("Imports", MARKERS, ())
     # Memo of the builder restored from `rollup` and of its figures (the item is immutable).
     _builder: list[Any] = field(default_factory=list, compare=False, repr=False)
 

@@ -108,6 +108,8 @@ SESSION_CACHE_ALIAS = "process"
 
 # The fast Query parse (fundportal/dynamo/fast_parse.py); off falls back to botocore's parser.
 DYNAMODB_FAST_QUERY_PARSE = env.bool("DYNAMODB_FAST_QUERY_PARSE", default=True)
+# The bulk writes' bodies by json.dumps (fundportal/dynamo/fast_serialize.py); off: botocore's.
+DYNAMODB_FAST_WRITE_SERIALIZE = env.bool("DYNAMODB_FAST_WRITE_SERIALIZE", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from

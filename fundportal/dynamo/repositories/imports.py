@@ -1,25 +1,92 @@
 """Notice imports (issue 14): the reads that validate a file against the table and the writes
-that land it. Rules (what to write, in which groups) live in `imports.services`.
+that land it. Rules (what to write, in which order) live in `imports.services` and `imports.writing`.
 
-Writes: position groups as TransactWriteItems of at most 100 items (entries conditioned on not
-existing, each position's register conditioned on the revision read, in the same transaction),
-then one publishing transaction (the new documents, the audit items and the import record).
+Writes, in order: the run record (one conditional put: the import's time, user and new
+documents); the entries of new documents, search items, fund catalog entries and the registers'
+investor copies by parallel BatchWriteItem; the registers of those entries in TransactWriteItems
+of at most 100 items (each conditioned on the revision read, plus a check that the run is not
+published yet); the entries of existing documents with their registers in TransactWriteItems
+(entries conditioned on not existing); then one publishing transaction (the new documents, the
+audit items, the import record and the run marked published).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextvars
+import itertools
+import uuid
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from .. import keys
 from ..entities import AuditEntry, Document, MonthCatalogEntry, PositionEntry, entity_from_item, search_items_of
-from ..gateway import EXISTS, NOT_EXISTS, TableGateway
+from ..errors import TransactionCancelled
+from ..gateway import EXISTS, NOT_EXISTS, Condition, TableGateway
 from ..keys import Kind
 from .documents import REQUEST_TOKEN
 
 MAX_TRANSACTION_ITEMS = 100
 IMPORT_RECORD_TYPE = "NoticeImport"
+IMPORT_RUN_TYPE = "NoticeImportRun"
+BATCH_GET_KEYS = 100
+# A register transaction may land only while its import is unpublished: a marker is dropped from
+# the registers (as published) only once the run says so, so an import never counts its entries twice.
+UNPUBLISHED = Condition("attribute_exists(PK) AND attribute_not_exists(Published)")
+
+
+IMPORT_TOKEN_PREFIX = "import-"  # noqa: S105 - a RequestToken prefix, not a secret
+
+
+def import_token(checksum: str) -> str:
+    """The RequestToken stamped on every entry a file's import writes."""
+    return f"{IMPORT_TOKEN_PREFIX}{checksum[:32]}"
+
+
+def marker_of_token(token: str | None) -> str | None:
+    """The import marker (`keys.import_marker`) of an entry's RequestToken, if an import wrote it."""
+    if not token or not token.startswith(IMPORT_TOKEN_PREFIX):
+        return None
+    return token[len(IMPORT_TOKEN_PREFIX) :][:16]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRun:
+    """The run record: the first run's time and user (every run of a file stamps them, so a re-run
+    writes the very same items) and the documents it creates."""
+
+    marker: str
+    checksum: str
+    at: datetime
+    by: str
+    new_documents: tuple[str, ...]
+    published: bool = False
+
+    def to_item(self) -> dict[str, Any]:
+        pk, sk = keys.import_run_keys(self.marker)
+        item = {
+            "PK": pk,
+            "SK": sk,
+            "EntityType": IMPORT_RUN_TYPE,
+            "Checksum": self.checksum,
+            "StartedAt": self.at.isoformat(),
+            "StartedBy": self.by,
+            "NewDocuments": list(self.new_documents),
+        }
+        return {**item, "Published": True} if self.published else item
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> ImportRun:
+        return cls(
+            keys.import_marker(item["Checksum"]),
+            item["Checksum"],
+            datetime.fromisoformat(item["StartedAt"]),
+            item.get("StartedBy", ""),
+            tuple(item.get("NewDocuments") or ()),
+            bool(item.get("Published")),
+        )
 
 
 class ImportRepository:
@@ -61,20 +128,88 @@ class ImportRepository:
                 found.append((entity, item.get(REQUEST_TOKEN)))
         return found
 
-    def registers(self, position_ids: Iterable[str]) -> dict[str, Any]:
-        """The position registers among `position_ids` (issue 13), BatchGetItem 100 keys a request."""
+    def registers(self, position_ids: Iterable[str], workers: int = 1) -> dict[str, Any]:
+        """The position registers among `position_ids` (issue 13): BatchGetItem of 100 keys, the
+        requests spread over `workers` threads."""
         from ..register import PositionRegister
         from .register import register_key
 
         wanted = [register_key(p) for p in position_ids]
+        chunks = [wanted[start : start + BATCH_GET_KEYS] for start in range(0, len(wanted), BATCH_GET_KEYS)]
         found: dict[str, Any] = {}
-        for start in range(0, len(wanted), 100):
-            for item in self.gateway.batch_get(wanted[start : start + 100], consistent=True).values():
+        for items in _spread(lambda chunk: self.gateway.batch_get(chunk, consistent=True), chunks, workers):
+            for item in items.values():
                 register = PositionRegister.from_item(item)
                 found[register.position_id] = register
         return found
 
+    def published(self, markers: Iterable[str]) -> set[str]:
+        """The markers among `markers` whose import is published (their runs, BatchGetItem)."""
+        wanted = [keys.import_run_keys(m) for m in sorted(set(markers))]
+        done: set[str] = set()
+        for start in range(0, len(wanted), BATCH_GET_KEYS):
+            for item in self.gateway.batch_get(wanted[start : start + BATCH_GET_KEYS], consistent=True).values():
+                run = ImportRun.from_item(item)
+                if run.published:
+                    done.add(run.marker)
+        return done
+
     # --- writes ---
+
+    def start(self, run: ImportRun, token: str) -> ImportRun:
+        """Put the run record unless a run of this file already did; returns the one stored."""
+        try:
+            self.gateway.transact([self.gateway.put_action(run.to_item(), NOT_EXISTS)], token)
+            return run
+        except TransactionCancelled as error:
+            if not error.failed(0):
+                raise
+        item = self.gateway.get(keys.import_run_keys(run.marker), consistent=True)
+        assert item is not None  # records are never deleted
+        return ImportRun.from_item(item)
+
+    def put_entries(
+        self,
+        entries: Iterable[PositionEntry],
+        token: str,
+        extra: Iterable[dict[str, Any]] = (),
+        workers: int = 1,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Entries of documents that do not exist yet, stamped with the import's token, then the
+        `extra` items (`catalog_items`, investor copies), by BatchWriteItem (unconditional: no one
+        else can write into a missing document, the catalog items are constant, and a copy is
+        followed by its register's conditional transaction)."""
+        items = ({**entry.to_item(), REQUEST_TOKEN: token} for entry in entries)
+        return self.gateway.batch_write(itertools.chain(items, extra), workers=workers, progress=progress)
+
+    def put_registers(self, marker: str, writes: list[Any], token: str) -> None:
+        """One transaction: a check that the run is not published (action 0), then each register
+        put conditioned on the revision read (action 1+i). Their investor copies go by
+        BatchWriteItem just before (`put_entries`' extra items), outside the transaction:
+        DynamoDB Local runs a transaction alone on the table, a batch beside other batches."""
+        actions = [self.gateway.check_action(keys.import_run_keys(marker), UNPUBLISHED)]
+        actions += [self.gateway.put_action(w.register.to_item(), w.condition()) for w in writes]
+        self.gateway.transact(actions, token)
+
+    def sync_copies(self, position_ids: Iterable[str]) -> None:
+        """Make each investor copy its register again (after a register transaction was refused
+        once its copy had been put): per position a transaction checking the register is still
+        at the revision read with the copy put. A register moved meanwhile was written with
+        its own copy, so a refused one is left as it is."""
+        from .register import register_key
+
+        for register in self.registers(position_ids).values():
+            check = Condition("#rev = :rev", {"#rev": "Revision"}, {":rev": register.revision})
+            actions = [
+                self.gateway.check_action(register_key(register.position_id), check),
+                self.gateway.put_action(register.investor_copy_item()),
+            ]
+            try:
+                self.gateway.transact(actions, uuid.uuid4().hex)
+            except TransactionCancelled as error:
+                if not error.failed(0):
+                    raise
 
     def entry_action(self, entry: PositionEntry, token: str) -> dict[str, Any]:
         """Put a new entry (it must not exist), stamped with the import's token."""
@@ -83,7 +218,7 @@ class ImportRepository:
     def register_actions(self, register: Any, seen_revision: int) -> list[dict[str, Any]]:
         """The register and its investor copy, conditioned on the revision read (issue 13's
         `RegisterWrite`), without the fund catalog entry: the import writes that once per fund
-        (`put_catalogs`), so parallel transactions of one fund never touch a common item."""
+        (`catalog_items`), so parallel transactions of one fund never touch a common item."""
         from .register import RegisterWrite
 
         write = RegisterWrite(register, seen_revision)
@@ -95,20 +230,23 @@ class ImportRepository:
     def transact(self, actions: list[dict[str, Any]], token: str) -> None:
         self.gateway.transact(actions, token)
 
-    def put_catalogs(self, entries: Iterable[PositionEntry], fund_ids: Iterable[str], workers: int = 1) -> int:
-        """Idempotent puts of constant items: search items (issue 15) of the entries, and the funds
-        catalog entries (issue 13). Duplicates are written once."""
+    def catalog_items(self, entries: Iterable[PositionEntry], fund_ids: Iterable[str]) -> list[dict[str, Any]]:
+        """The constant items of newly registered positions: the search items (issue 15) of their
+        positions and investors (a fund's comes with its documents) and the funds catalog entries
+        (issue 13), each once."""
         from ..register import FundCatalogEntry
 
         unique: dict[tuple[str, str], dict[str, Any]] = {}
         for entry in entries:
             for search in search_items_of(entry):
+                if search.kind is keys.SearchKind.FUND:
+                    continue
                 item = search.to_item()
                 unique[(item["PK"], item["SK"])] = item
-        for fund_id in set(fund_ids):
+        for fund_id in sorted(set(fund_ids)):
             item = FundCatalogEntry(fund_id).to_item()
             unique[(item["PK"], item["SK"])] = item
-        return self.gateway.batch_write(unique.values(), workers=workers)
+        return list(unique.values())
 
     def publish(
         self,
@@ -117,10 +255,12 @@ class ImportRepository:
         audits: list[AuditEntry],
         record: dict[str, Any],
         token: str,
+        run: ImportRun | None = None,
     ) -> None:
         """One transaction: each new document (must not exist) with its month catalog entry and
         search items, a check that each existing document is still there, one audit item per
-        document, and the import record (must not exist: the same file is published once)."""
+        document, the import record (must not exist: the same file is published once) and the
+        run marked published (its markers may then be dropped from the registers)."""
         put, actions = self.gateway.put_action, []
         months = set()
         for document in new_documents:
@@ -152,6 +292,8 @@ class ImportRepository:
                 NOT_EXISTS,
             )
         )
+        if run is not None:
+            actions.append(put(ImportRun(run.marker, run.checksum, run.at, run.by, run.new_documents, True).to_item()))
         if len(actions) > MAX_TRANSACTION_ITEMS:
             raise ValueError(f"publishing needs {len(actions)} items; a transaction holds {MAX_TRANSACTION_ITEMS}")
         self.gateway.transact(actions, token)
@@ -162,3 +304,13 @@ def _is_entry(item: dict[str, Any]) -> bool:
         return Kind.from_entity_type(item.get("EntityType", "")).is_position_entry
     except KeyError:
         return False
+
+
+def _spread(work: Callable[[Any], Any], chunks: list[Any], workers: int) -> list[Any]:
+    """`work` of every chunk, over up to `workers` threads (each in a copy of this context, so its
+    requests reach the caller's collectors)."""
+    if workers <= 1 or len(chunks) <= 1:
+        return [work(chunk) for chunk in chunks]
+    contexts = [contextvars.copy_context() for _ in chunks]  # taken here, in the caller's thread
+    with ThreadPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
+        return list(pool.map(lambda task: task[0].run(work, task[1]), zip(contexts, chunks, strict=True)))

@@ -25,7 +25,7 @@ class Command(DynamoCommand):
         parser.add_argument("file", help="path of the .csv or .xlsx file")
         parser.add_argument("--dry-run", action="store_true", help="validate only; write nothing")
         parser.add_argument("--user", default="import_notice", help="who the audit trail names")
-        parser.add_argument("--workers", type=int, default=8, help="parallel transactions (default 8)")
+        parser.add_argument("--workers", type=int, default=8, help="parallel write requests (default 8)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])

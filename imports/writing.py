@@ -1,0 +1,288 @@
+"""How an import's entries and position registers are written (`imports.services.import_apply`
+decides the order). Two paths, because of who else can write:
+
+- **New documents** (not in the table yet, so no one else can write into them: the entry services
+  refuse a missing document): per group of positions, the entries (and the investor copies) go
+  in by BatchWriteItem, then `RegisterPhase` adds them to their positions' registers in one
+  transaction. A register lists the marker of each import whose entries it counts
+  (`PositionRegister.imports`), written in the same conditional put as the roll-up; a re-run
+  skips a register that carries its marker and counts every entry of the file (those an
+  earlier run wrote included) in one that does not, so a crash between the entries and the
+  registers never loses or doubles a count.
+- **Existing documents** (anyone may add entries to them meanwhile): `ExistingWriter` writes each
+  position's entries (conditioned on not existing) and its register in one transaction, as
+  before: a conflicting entry is never overwritten, and its roll-up is never behind its entries.
+
+Registers are always conditioned on the revision read; a moved one is re-read and recomputed.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from fundportal.dynamo.entities import PositionEntry
+from fundportal.dynamo.errors import DataLayerError, TransactionCancelled
+from fundportal.dynamo.gateway import backoff
+from fundportal.dynamo.register import PositionRegister
+from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, ImportRepository
+from fundportal.dynamo.repositories.register import RegisterWrite
+
+REGISTER_ITEMS = 2  # the register and its investor copy
+REGISTER_RETRIES = 8
+# A register transaction: the run check + 99 registers (their copies go by BatchWriteItem).
+POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
+
+
+class ImportConflict(DataLayerError):
+    """Someone else wrote one of the file's entries while it was being imported."""
+
+    def __init__(self, message: str) -> None:
+        self.user_message = message
+        super().__init__(message)
+
+
+class PublishedElsewhere(Exception):
+    """Another run of the same file published the import while this one was writing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """What every write of one import carries: its token, marker, time and user."""
+
+    token: str
+    marker: str
+    at: datetime
+    by: str
+
+
+def new_register(position_id: str, first: PositionEntry) -> PositionRegister:
+    """The register an unregistered position gets from its first entry in the file."""
+    return PositionRegister(position_id, first.fund_id, first.investor_id, currency=first.currency)
+
+
+def parallel(work: Callable[[Any], int], tasks: list[Any], workers: int, progress: Callable[[int], None] | None):
+    """Run `work` over `tasks` on up to `workers` threads (each in a copy of this context, so its
+    requests reach the caller's collectors), reporting each task's count to `progress`."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            done = work(task)
+            if progress:
+                progress(done)
+        return
+    with ThreadPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+        futures = [pool.submit(contextvars.copy_context().run, work, task) for task in tasks]
+        try:
+            for future in futures:
+                done = future.result()
+                if progress:
+                    progress(done)
+        except BaseException:
+            for future in futures:  # the first failure stops the tasks not started yet
+                future.cancel()
+            raise
+
+
+# --- new documents: the registers after the entries ------------------------------------------------
+
+
+class RegisterPhase:
+    """Adds every entry this import puts in new documents to its position's register, once.
+
+    Positions go in groups of 99. A group's entries, the search items of its new positions and
+    its investor copies go in by BatchWriteItem (`land`), then its registers in one transaction
+    (conditioned on the revisions read, plus a check that the run is not published). DynamoDB
+    Local runs a transaction alone on the table but batches side by side, so only the registers
+    themselves are in transactions, and groups overlap on 8 threads.
+
+    A copy put before its register's transaction equals the register once the transaction
+    lands; when the transaction is refused the copies are put again with the retry, and if the
+    phase gives up they are made their registers again (`sync_copies`). Only a crash in between
+    leaves a copy ahead of its register, which the re-run (the register lacks the marker) puts
+    right."""
+
+    def __init__(self, repository: ImportRepository, stamp: Stamp, registers: dict[str, PositionRegister]) -> None:
+        self.repository, self.stamp, self.registers = repository, stamp, registers
+        self.published: set[str] = set()
+
+    def write(
+        self,
+        by_position: dict[str, list[PositionEntry]],
+        land: Callable[[list[str], list[dict[str, Any]]], int],
+        workers: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        """`land(positions, copies)` writes those positions' entries (and the `copies`) and returns
+        how many entries. Raises PublishedElsewhere when another run of this file published it."""
+        foreign = {m for r in self.registers.values() for m in r.imports if m != self.stamp.marker}
+        self.published = self.repository.published(foreign) if foreign else set()
+        positions = sorted(by_position)
+        size = POSITIONS_PER_TRANSACTION
+        groups = [positions[i : i + size] for i in range(0, len(positions), size)]
+
+        def group(positions: list[str]) -> int:
+            writes = self._writes(positions, by_position)
+            landed = land(positions, [w.register.investor_copy_item() for w in writes])
+            self._count(positions, by_position, writes)
+            return landed
+
+        parallel(group, groups, workers, progress)
+
+    def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
+        return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]
+
+    def _count(
+        self, positions: list[str], by_position: dict[str, list[PositionEntry]], writes: list[RegisterWrite]
+    ) -> None:
+        for attempt in range(REGISTER_RETRIES):
+            if not writes:
+                return  # every register already counts this import (an earlier run)
+            try:
+                self.repository.put_registers(self.stamp.marker, writes, fresh_token())
+            except TransactionCancelled as error:
+                moved = [w.register.position_id for i, w in enumerate(writes) if error.failed(1 + i)]
+                if error.failed(0) or not moved or attempt == REGISTER_RETRIES - 1:
+                    self.repository.sync_copies(w.register.position_id for w in writes)
+                    if error.failed(0):
+                        raise PublishedElsewhere() from error
+                    raise
+                self.registers.update(self.repository.registers(moved))
+                backoff(attempt)
+                writes = self._writes(positions, by_position)
+                again = {w.register.position_id: w for w in writes}
+                copies = [again[p].register.investor_copy_item() for p in moved if p in again]
+                self.repository.put_entries((), self.stamp.token, copies)
+                counted_elsewhere = [p for p in moved if p not in again]  # by another run of this file
+                if counted_elsewhere:  # our copy may have landed after that run's: its register's again
+                    self.repository.sync_copies(counted_elsewhere)
+                continue
+            for write in writes:
+                self.registers[write.register.position_id] = write.register
+            return
+
+    def _counted(self, position_id: str, entries: list[PositionEntry]) -> RegisterWrite | None:
+        """The register with `entries` counted and this import's marker, or None when it already
+        carries the marker. Markers of published imports are dropped on the way."""
+        register = self.registers.get(position_id) or new_register(position_id, entries[0])
+        if self.stamp.marker in register.imports:
+            return None
+        builder = register.builder()
+        for entry in entries:
+            builder.add(entry)
+        kept = tuple(m for m in register.imports if m not in self.published)
+        new = replace(
+            register.with_builder(builder),
+            imports=(*kept, self.stamp.marker),
+            revision=register.revision + 1,
+            updated_at=self.stamp.at,
+            updated_by=self.stamp.by,
+        )
+        return RegisterWrite(new, register.revision)
+
+
+# --- existing documents: entries and registers together --------------------------------------------
+
+Batch = list[tuple[str, list[PositionEntry]]]
+
+
+def batches(by_position: dict[str, list[PositionEntry]]) -> tuple[list[Batch], list[Batch]]:
+    """Whole positions packed into transactions of at most 100 items (entries + register items);
+    a position too large for one is split into chunks written one after the other."""
+    room = MAX_TRANSACTION_ITEMS - REGISTER_ITEMS
+    small: list[Batch] = []
+    large: list[Batch] = []
+    batch: Batch = []
+    size = 0
+    for position_id in sorted(by_position):
+        entries = by_position[position_id]
+        if len(entries) > room:
+            large.extend([[(position_id, entries[i : i + room])] for i in range(0, len(entries), room)])
+            continue
+        if size + len(entries) + REGISTER_ITEMS > MAX_TRANSACTION_ITEMS:
+            small.append(batch)
+            batch, size = [], 0
+        batch.append((position_id, entries))
+        size += len(entries) + REGISTER_ITEMS
+    if batch:
+        small.append(batch)
+    return small, large
+
+
+class ExistingWriter:
+    """Writes one batch into existing documents: its entries and its positions' registers in
+    one transaction (an entry that exists meanwhile cancels it: ImportConflict naming it)."""
+
+    def __init__(self, repository: ImportRepository, stamp: Stamp, registers: dict[str, PositionRegister]) -> None:
+        self.repository, self.stamp, self.registers = repository, stamp, registers
+
+    def write_all(
+        self, by_position: dict[str, list[PositionEntry]], workers: int, progress: Callable[[int], None] | None
+    ) -> None:
+        small, large = batches(by_position)
+        parallel(self.write, large, 1, progress)  # a position's chunks one after the other
+        parallel(self.write, small, workers, progress)
+
+    def write(self, batch: Batch) -> int:
+        for attempt in range(REGISTER_RETRIES):
+            actions, owners, updated = self._actions(batch)
+            try:
+                self.repository.transact(actions, fresh_token())
+            except TransactionCancelled as error:
+                moved = {owner[1] for i, owner in enumerate(owners) if owner[0] == "register" and error.failed(i)}
+                entries = [owner[1] for i, owner in enumerate(owners) if owner[0] == "entry" and error.failed(i)]
+                if entries:
+                    e = entries[0]
+                    raise ImportConflict(
+                        f"{e.document_id} got a {e.kind.slug} for {e.position_id} from someone else during the "
+                        "import; the rows written so far stay. Run the import again to see what is left."
+                    ) from error
+                if moved and attempt < REGISTER_RETRIES - 1:
+                    self.registers.update(self.repository.registers(moved))
+                    backoff(attempt)
+                    continue
+                raise
+            self.registers.update({p: w.register for p, w in updated.items()})
+            return sum(len(chunk) for _, chunk in batch)
+        raise AssertionError("unreachable")
+
+    def _actions(self, batch: Batch) -> tuple[list[dict[str, Any]], list[tuple[str, Any]], dict[str, RegisterWrite]]:
+        actions: list[dict[str, Any]] = []
+        owners: list[tuple[str, Any]] = []
+        updated: dict[str, RegisterWrite] = {}
+        for position_id, chunk in batch:
+            for entry in chunk:
+                actions.append(self.repository.entry_action(entry, self.stamp.token))
+                owners.append(("entry", entry))
+            register = self.registers.get(position_id) or new_register(position_id, chunk[0])
+            builder = register.builder()
+            for entry in chunk:
+                builder.add(entry)
+            new = replace(
+                register.with_builder(builder),
+                revision=register.revision + 1,
+                updated_at=self.stamp.at,
+                updated_by=self.stamp.by,
+            )
+            register_actions = self.repository.register_actions(new, register.revision)
+            actions.extend(register_actions)
+            owners.extend([("register", position_id)] * len(register_actions))
+            updated[position_id] = RegisterWrite(new, register.revision)
+        return actions, owners, updated
+
+
+def request_token(*parts: str) -> str:
+    """A token (at most 36 characters) made of `parts` (the audit items' SK)."""
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def fresh_token() -> str:
+    """A transaction's ClientRequestToken: new for every write (the gateway reuses it for its own
+    retries). Not derived from the file: the same file imported into two tables within the
+    token's 10 minutes would otherwise be refused as an idempotency mismatch."""
+    return uuid.uuid4().hex
