@@ -1,9 +1,9 @@
 """Section "data_io" (issue 14): importing a notice and exporting a workbook.
 
 - Import: a generated N-row CSV notice (N/3 positions x call, distribution, commitment) through
-  `import_prepare` + `import_apply` (validation reads; the run record; per group of 99 positions
-  its entries, search items and investor copies by BatchWriteItem, then its registers in one
-  conditional transaction, 8 groups at a time; then the publishing transaction), end to end: rows/s (target
+  `import_prepare` + `import_apply` (validation reads; the run record; every entry, search item and
+  investor copy by BatchWriteItem on 8 threads, then the registers in conditional transactions
+  of 99; then the publishing transaction), end to end: rows/s (target
   ≥ 1,000 on DynamoDB Local). The import runs twice, each into a fresh table: the first also
   warms DynamoDB Local's JVM (with `--only data_io` it is the first work the server does; its
   figure is reported as "cold"), the second is the steady-state figure, like the other

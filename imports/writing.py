@@ -2,9 +2,9 @@
 decides the order). Two paths, because of who else can write:
 
 - **New documents** (not in the table yet, so no one else can write into them: the entry services
-  refuse a missing document): per group of positions, the entries (and the investor copies) go
-  in by BatchWriteItem, then `RegisterPhase` adds them to their positions' registers in one
-  transaction. A register lists the marker of each import whose entries it counts
+  refuse a missing document): every group's entries (and investor copies) go in by
+  BatchWriteItem, then `RegisterPhase` adds them to their positions' registers, one transaction
+  per group. A register lists the marker of each import whose entries it counts
   (`PositionRegister.imports`), written in the same conditional put as the roll-up; a re-run
   skips a register that carries its marker and counts every entry of the file (those an
   earlier run wrote included) in one that does not, so a crash between the entries and the
@@ -95,11 +95,13 @@ def parallel(work: Callable[[Any], int], tasks: list[Any], workers: int, progres
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of 99. A group's entries, the search items of its new positions and
-    its investor copies go in by BatchWriteItem (`land`), then its registers in one transaction
-    (conditioned on the revisions read, plus a check that the run is not published). DynamoDB
-    Local runs a transaction alone on the table but batches side by side, so only the registers
-    themselves are in transactions, and groups overlap on 8 threads.
+    Positions go in groups of 99. First every group's entries, the search items of its new
+    positions and its investor copies go in by BatchWriteItem (`land`, groups on 8 threads);
+    then each group's registers in one transaction (conditioned on the revisions read, plus a
+    check that the run is not published). DynamoDB Local runs a transaction alone on the table
+    and batches side by side: a transaction between batches stalls them all, so the batches go
+    first (a 10,000-row notice of known positions: 805 -> 900 rows/s). A crash in between is
+    the case the markers already cover: entries in, registers without the marker.
 
     A copy put before its register's transaction equals the register once the transaction
     lands; when the transaction is refused the copies are put again with the retry, and if the
@@ -126,13 +128,19 @@ class RegisterPhase:
         size = POSITIONS_PER_TRANSACTION
         groups = [positions[i : i + size] for i in range(0, len(positions), size)]
 
-        def group(positions: list[str]) -> int:
-            writes = self._writes(positions, by_position)
-            landed = land(positions, [w.register.investor_copy_item() for w in writes])
-            self._count(positions, by_position, writes)
-            return landed
+        planned: dict[int, list[RegisterWrite]] = {}
 
-        parallel(group, groups, workers, progress)
+        def entries(index: int) -> int:
+            positions = groups[index]
+            planned[index] = writes = self._writes(positions, by_position)
+            return land(positions, [w.register.investor_copy_item() for w in writes])
+
+        def registers(index: int) -> int:
+            self._count(groups[index], by_position, planned[index])
+            return 0
+
+        parallel(entries, list(range(len(groups))), workers, progress)
+        parallel(registers, list(range(len(groups))), workers, None)
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]

@@ -1,0 +1,64 @@
+"""A served page's data is freed by reference counting when the request ends (no cycle left for
+the garbage collector: fundportal/template_backend.py), and the WSGI module tunes the collector
+(fundportal/gc_tuning.py)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+from django.template import TemplateDoesNotExist, engines
+from django.test import RequestFactory
+
+from fundportal.gc_tuning import tune_for_requests
+
+
+class Row:
+    """Stands for a page's view model (a weakref-able object in the template's context)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+@pytest.fixture
+def no_collector():
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_a_rendered_pages_context_is_freed_without_the_garbage_collector(no_collector):
+    template = engines["django"].from_string('{% extends "base.html" %}{% block content %}{{ row.text }}{% endblock %}')
+    request = RequestFactory().get("/")
+    row = Row("the page's data")
+    alive = weakref.ref(row)
+    html = template.render({"row": row}, request)
+    assert "the page&#x27;s data" in html
+    del row
+    assert alive() is None  # Django's make_context alone would keep it in a cycle until a collection
+
+
+def test_the_backend_renders_like_djangos_own():
+    assert engines["django"].from_string("{{ value|default:'none' }}").render({}) == "none"
+    with pytest.raises(TemplateDoesNotExist, match="nope.html") as raised:
+        engines["django"].get_template("nope.html")
+    assert raised.value.backend is engines["django"]
+
+
+def test_tuning_freezes_start_up_objects_and_raises_the_young_threshold():
+    before = gc.get_threshold()
+    try:
+        tune_for_requests(12_345)
+        assert gc.get_threshold() == (12_345, before[1], before[2])
+        assert gc.get_freeze_count() > 0
+        tune_for_requests(0)  # 0 keeps the thresholds
+        assert gc.get_threshold()[0] == 12_345
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
