@@ -123,8 +123,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # admin login alike. Behind a proxy, REMOTE_ADDR is the proxy's: see README "Production".
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend reading the signed-in user and their permissions through this process's
+    # memory for AUTH_USER_CACHE_SECONDS (fundportal/auth_backend.py): ~1 ms of every page.
+    "fundportal.auth_backend.CachedModelBackend",
 ]
+AUTH_USER_CACHE_SECONDS = env.int("DJANGO_AUTH_USER_CACHE_SECONDS", default=5)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_TIME", default=0.25)  # hours (15 minutes)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
