@@ -46,7 +46,7 @@ def test_a_rendered_pages_context_is_freed_without_the_garbage_collector(no_coll
 
 def test_the_backend_renders_like_djangos_own():
     assert engines["django"].from_string("{{ value|default:'none' }}").render({}) == "none"
-    with pytest.raises(TemplateDoesNotExist, match="nope.html") as raised:
+    with pytest.raises(TemplateDoesNotExist, match=r"nope\.html") as raised:
         engines["django"].get_template("nope.html")
     assert raised.value.backend is engines["django"]
 
