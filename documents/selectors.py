@@ -3,6 +3,7 @@ share. Figures come from `fundportal.domain.figures` only; URLs are computed her
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -40,28 +41,30 @@ class EntryCell:
     remove_url: str
 
 
-def entry_cell(entry: PositionEntry, with_edit_urls: bool = False) -> EntryCell:
-    args = (entry.document_id, entry.kind.slug, entry.position_id)
-    url = memo_reverse() if with_edit_urls else None
-    amount = entry.money
+def entry_cell(entry: PositionEntry, url: Callable[..., str] | None = None) -> EntryCell:
+    """The cell of `entry`; with `url` (a `memo_reverse()`), its Change/Remove URLs too."""
+    edit_url = remove_url = ""
+    if url is not None:
+        args = (entry.document_id, entry.kind.slug, entry.position_id)
+        edit_url, remove_url = url("documents:entry_edit", *args), url("documents:entry_delete", *args)
+    amount, status = entry.money, entry.status
     return EntryCell(
         entry=entry,
         amount=amount,
         amount_text=format_money(amount),
-        status=entry.status,
-        counts=counts(entry.status),
-        pending=is_pending(entry.status),
+        status=status,
+        counts=counts(status),
+        pending=is_pending(status),
         label=f"{KIND_LABELS[entry.kind]} of {entry.position_id}",
-        edit_url=url("documents:entry_edit", *args) if url else "",
-        remove_url=url("documents:entry_delete", *args) if url else "",
+        edit_url=edit_url,
+        remove_url=remove_url,
     )
 
 
 def cells(row: PositionInDocument, with_edit_urls: bool = False) -> list[EntryCell | None]:
     """The three kinds in column order; None where the position has no entry of that kind."""
-    return [
-        entry_cell(entry, with_edit_urls) if (entry := row.get(kind)) is not None else None for kind in POSITION_KINDS
-    ]
+    url = memo_reverse() if with_edit_urls else None
+    return [entry_cell(entry, url) if (entry := row.get(kind)) is not None else None for kind in POSITION_KINDS]
 
 
 @dataclass(frozen=True, slots=True)

@@ -176,8 +176,12 @@ class Figures:
             object.__setattr__(self, "unfunded_key", None)
         elif self.unfunded_key is None:  # built by hand: rank it as weakly as its as-of date allows
             object.__setattr__(self, "unfunded_key", (self.unfunded_as_of or date.min, MIN_AT, ""))
-        object.__setattr__(self, "called", self.called_settled + self.called_pending)
-        object.__setattr__(self, "distributed", self.distributed_settled + self.distributed_pending)
+        # Same currency checked above: the Decimals are added and made Money once.
+        code = self.currency
+        object.__setattr__(self, "called", known_money(self.called_settled.amount + self.called_pending.amount, code))
+        object.__setattr__(
+            self, "distributed", known_money(self.distributed_settled.amount + self.distributed_pending.amount, code)
+        )
 
     @property
     def dpi(self) -> Decimal | None:
@@ -257,10 +261,12 @@ class FiguresBuilder:
         kind = entry.kind
         if kind is Kind.CAPITAL_CALL:
             sums[1 if status == PENDING else 0] += amount
-            self._flow(code, entry, 0, amount)
+            if self._flows is not None:
+                self._flow(code, entry, 0, amount)
         elif kind is Kind.DISTRIBUTION:
             sums[3 if status == PENDING else 2] += amount
-            self._flow(code, entry, 1, amount)
+            if self._flows is not None:
+                self._flow(code, entry, 1, amount)
         elif kind is Kind.UNFUNDED_COMMITMENT:
             self._offer_unfunded(code, _rank(entry))
         elif kind is Kind.NAV:

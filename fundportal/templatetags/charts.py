@@ -152,6 +152,16 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
     def y(amount: Decimal) -> Decimal:
         return TOP + plot_h - plot_h * amount / top_value
 
+    # Each date's x and each amount's y are drawn several times (steps, dots, labels): once each.
+    xs = {p.as_of: _px(x(p.as_of)) for p in points}
+    ys: dict[Decimal, str] = {}
+
+    def y_px(amount: Decimal) -> str:
+        text = ys.get(amount)
+        if text is None:
+            text = ys[amount] = _px(y(amount))
+        return text
+
     grid = tuple(
         GridLine(y=_px(y(value)), label_y=_px(y(value) + 4), label=compact(value))
         for value in (top_value * i / 4 for i in range(5))
@@ -162,14 +172,12 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
         previous = None
         for p in points:
             if previous is not None:  # step: hold the previous total until the next document
-                coords.append((_px(x(p.as_of)), _px(y(previous))))
+                coords.append((xs[p.as_of], y_px(previous)))
             previous = getattr(p, name)
-            coords.append((_px(x(p.as_of)), _px(y(previous))))
+            coords.append((xs[p.as_of], y_px(previous)))
         series.append(Series(name=name, label=label, color=color, points=" ".join(",".join(c) for c in coords)))
-    dots = tuple(
-        Dot(x=_px(x(p.as_of)), y=_px(y(getattr(p, name))), color=color) for p in points for name, _, color in SERIES
-    )
-    x_labels = tuple(AxisLabel(x=_px(x(p.as_of)), text=p.as_of.isoformat()) for p in _spread(points))
+    dots = tuple(Dot(x=xs[p.as_of], y=y_px(getattr(p, name)), color=color) for p in points for name, _, color in SERIES)
+    x_labels = tuple(AxisLabel(x=xs[p.as_of], text=p.as_of.isoformat()) for p in _spread(points))
     legend = tuple(
         LegendEntry(x=LEFT + i * 170, text_x=LEFT + i * 170 + 18, label=label, color=color)
         for i, (_, label, color) in enumerate(SERIES)
