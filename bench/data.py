@@ -94,7 +94,7 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
         register = PositionRegister(
             position_id, fund_id, first.investor_id, commitment=Decimal(2_000_000), revision=1
         ).with_builder(builder)
-        items += [register.to_item(), register.investor_copy_item()]
+        items.append(register.to_item())
     return [*items, FundCatalogEntry(fund_id).to_item()]
 
 

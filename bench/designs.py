@@ -247,7 +247,7 @@ def run(endpoint: str, sizes: tuple[int, ...], trials: int, warmup: int, scan_tr
         "scan_position_ratio": ratio(BROKEN, "position across documents"),
         "notes": [
             "Items in table = documents x 32 (document, capital activity, 3 entries for each of 10 positions) "
-            "in each design's own table; the proper table also carries its three GSIs.",
+            "in each design's own table; the proper table also carries its GSIs.",
             "Broken design: one filtered Scan for the document's entries (the seed scans once per entity type, "
             "so this is its best case); position across documents is a filtered Scan.",
             "Position-centric: PositionIds on the document item tell which partitions to query.",

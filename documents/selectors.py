@@ -11,7 +11,7 @@ from typing import Any
 from moneyed import Money
 
 from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending, sum_figures
-from fundportal.domain.money import format_money, format_ratio
+from fundportal.domain.money import format_amount, format_money, format_ratio
 from fundportal.dynamo.entities import CapitalActivity, Document, PositionEntry
 from fundportal.dynamo.keys import POSITION_KINDS, Kind, version_id
 from fundportal.dynamo.repositories import DocumentRepository
@@ -31,14 +31,18 @@ class EntryCell:
     """One entry as a table cell: amount with its currency (and as shown), status, how it counts."""
 
     entry: PositionEntry
-    amount: Money
-    amount_text: str  # format_money(amount): formatted once here, not per render
+    amount_text: str  # the amount as shown: formatted once here, not per render
     status: str
     counts: bool  # False for Cancelled: shown, never totalled
     pending: bool
     label: str  # "Capital call of POSITION_1"
     edit_url: str
     remove_url: str
+
+    @property
+    def amount(self) -> Money:
+        """The amount with its currency (exports and sorting; the page shows `amount_text`)."""
+        return self.entry.money
 
 
 def entry_cell(entry: PositionEntry, url: Callable[..., str] | None = None) -> EntryCell:
@@ -47,11 +51,10 @@ def entry_cell(entry: PositionEntry, url: Callable[..., str] | None = None) -> E
     if url is not None:
         args = (entry.document_id, entry.kind.slug, entry.position_id)
         edit_url, remove_url = url("documents:entry_edit", *args), url("documents:entry_delete", *args)
-    amount, status = entry.money, entry.status
+    status = entry.status
     return EntryCell(
         entry=entry,
-        amount=amount,
-        amount_text=format_money(amount),
+        amount_text=format_amount(entry.amount, entry.currency),
         status=status,
         counts=counts(status),
         pending=is_pending(status),

@@ -6,8 +6,8 @@ All or nothing, from the user's point of view:
 - a run record is written first: the import's time and user (a re-run or a concurrent run of
   the same file stamps the very same items) and the documents it creates;
 - entries of new documents (no one else can write into a missing document) go in by parallel
-  BatchWriteItem with the search items of new positions and the investor copies; then, once
-  all of them are in, their registers (issue 13), in transactions of 99 positions, each conditioned on the revision read
+  BatchWriteItem with the search items of new positions; then, once all of them are in, their
+  registers (issue 13), in transactions of 99 positions, each conditioned on the revision read
   and marked with the import's marker, so a re-run counts an entry in its register exactly
   once (`imports.writing`);
 - entries of existing documents go in transactions with their registers, conditioned on not
@@ -193,12 +193,10 @@ def _write(
     catalogs = _catalogs(counted, existing, registers, repository)
     registers = dict(registers)
 
-    def land(positions: list[str], copies: list[dict[str, Any]]) -> int:
-        """A group's entries, the constant items of its new positions and the registers' investor
-        copies, before its registers: a re-run that finds a position registered (with this
-        import's marker) has nothing of it left to put."""
+    def land(positions: list[str]) -> int:
+        """A group's entries and the constant items of its new positions, before the registers."""
         entries = [e for p in positions for e in fresh.get(p, ())]
-        repository.put_entries(entries, stamp.token, [*(i for p in positions for i in catalogs.pop(p, ())), *copies])
+        repository.put_entries(entries, stamp.token, [i for p in positions for i in catalogs.pop(p, ())])
         return len(entries)
 
     if counted:

@@ -2,13 +2,12 @@
 decides the order). Two paths, because of who else can write:
 
 - **New documents** (not in the table yet, so no one else can write into them: the entry services
-  refuse a missing document): every group's entries (and investor copies) go in by
-  BatchWriteItem, then `RegisterPhase` adds them to their positions' registers, one transaction
-  per group. A register lists the marker of each import whose entries it counts
-  (`PositionRegister.imports`), written in the same conditional put as the roll-up; a re-run
-  skips a register that carries its marker and counts every entry of the file (those an
-  earlier run wrote included) in one that does not, so a crash between the entries and the
-  registers never loses or doubles a count.
+  refuse a missing document): every group's entries go in by BatchWriteItem, then `RegisterPhase`
+  adds them to their positions' registers, one transaction per group. A register lists the marker
+  of each import whose entries it counts (`PositionRegister.imports`), written in the same
+  conditional put as the roll-up; a re-run skips a register that carries its marker and counts
+  every entry of the file (those an earlier run wrote included) in one that does not, so a crash
+  between the entries and the registers never loses or doubles a count.
 - **Existing documents** (anyone may add entries to them meanwhile): `ExistingWriter` writes each
   position's entries (conditioned on not existing) and its register in one transaction, as
   before: a conflicting entry is never overwritten, and its roll-up is never behind its entries.
@@ -34,9 +33,9 @@ from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, ImportRepository
 from fundportal.dynamo.repositories.register import RegisterWrite
 
-REGISTER_ITEMS = 2  # the register and its investor copy
+REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes itself)
 REGISTER_RETRIES = 8
-# A register transaction: the run check + 99 registers (their copies go by BatchWriteItem).
+# A register transaction: the run check + 99 registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
 
 
@@ -95,19 +94,13 @@ def parallel(work: Callable[[Any], int], tasks: list[Any], workers: int, progres
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of 99. First every group's entries, the search items of its new
-    positions and its investor copies go in by BatchWriteItem (`land`, groups on 8 threads);
-    then each group's registers in one transaction (conditioned on the revisions read, plus a
-    check that the run is not published). DynamoDB Local runs a transaction alone on the table
-    and batches side by side: a transaction between batches stalls them all, so the batches go
-    first (a 10,000-row notice of known positions: 805 -> 900 rows/s). A crash in between is
-    the case the markers already cover: entries in, registers without the marker.
-
-    A copy put before its register's transaction equals the register once the transaction
-    lands; when the transaction is refused the copies are put again with the retry, and if the
-    phase gives up they are made their registers again (`sync_copies`). Only a crash in between
-    leaves a copy ahead of its register, which the re-run (the register lacks the marker) puts
-    right."""
+    Positions go in groups of 99. First every group's entries and the search items of its new
+    positions go in by BatchWriteItem (`land`, groups on 8 threads); then each group's registers
+    in one transaction (conditioned on the revisions read, plus a check that the run is not
+    published). DynamoDB Local runs a transaction alone on the table and batches side by side:
+    a transaction between batches stalls them all, so the batches go first (a 10,000-row notice
+    of known positions: 805 -> 900 rows/s). A crash in between is the case the markers already
+    cover: entries in, registers without the marker."""
 
     def __init__(self, repository: ImportRepository, stamp: Stamp, registers: dict[str, PositionRegister]) -> None:
         self.repository, self.stamp, self.registers = repository, stamp, registers
@@ -116,31 +109,24 @@ class RegisterPhase:
     def write(
         self,
         by_position: dict[str, list[PositionEntry]],
-        land: Callable[[list[str], list[dict[str, Any]]], int],
+        land: Callable[[list[str]], int],
         workers: int,
         progress: Callable[[int], None] | None = None,
     ) -> None:
-        """`land(positions, copies)` writes those positions' entries (and the `copies`) and returns
-        how many entries. Raises PublishedElsewhere when another run of this file published it."""
+        """`land(positions)` writes those positions' entries and returns how many. Raises
+        PublishedElsewhere when another run of this file published it."""
         foreign = {m for r in self.registers.values() for m in r.imports if m != self.stamp.marker}
         self.published = self.repository.published(foreign) if foreign else set()
         positions = sorted(by_position)
         size = POSITIONS_PER_TRANSACTION
         groups = [positions[i : i + size] for i in range(0, len(positions), size)]
 
-        planned: dict[int, list[RegisterWrite]] = {}
-
-        def entries(index: int) -> int:
-            positions = groups[index]
-            planned[index] = writes = self._writes(positions, by_position)
-            return land(positions, [w.register.investor_copy_item() for w in writes])
-
-        def registers(index: int) -> int:
-            self._count(groups[index], by_position, planned[index])
+        def registers(positions: list[str]) -> int:
+            self._count(positions, by_position, self._writes(positions, by_position))
             return 0
 
-        parallel(entries, list(range(len(groups))), workers, progress)
-        parallel(registers, list(range(len(groups))), workers, None)
+        parallel(land, groups, workers, progress)
+        parallel(registers, groups, workers, None)
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]
@@ -155,20 +141,13 @@ class RegisterPhase:
                 self.repository.put_registers(self.stamp.marker, writes, fresh_token())
             except TransactionCancelled as error:
                 moved = [w.register.position_id for i, w in enumerate(writes) if error.failed(1 + i)]
-                if error.failed(0) or not moved or attempt == REGISTER_RETRIES - 1:
-                    self.repository.sync_copies(w.register.position_id for w in writes)
-                    if error.failed(0):
-                        raise PublishedElsewhere() from error
+                if error.failed(0):
+                    raise PublishedElsewhere() from error
+                if not moved or attempt == REGISTER_RETRIES - 1:
                     raise
                 self.registers.update(self.repository.registers(moved))
                 backoff(attempt)
-                writes = self._writes(positions, by_position)
-                again = {w.register.position_id: w for w in writes}
-                copies = [again[p].register.investor_copy_item() for p in moved if p in again]
-                self.repository.put_entries((), self.stamp.token, copies)
-                counted_elsewhere = [p for p in moved if p not in again]  # by another run of this file
-                if counted_elsewhere:  # our copy may have landed after that run's: its register's again
-                    self.repository.sync_copies(counted_elsewhere)
+                writes = self._writes(positions, by_position)  # a register another run counted drops out
                 continue
             for write in writes:
                 self.registers[write.register.position_id] = write.register

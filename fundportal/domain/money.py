@@ -16,6 +16,7 @@ __all__ = [
     "EM_DASH",
     "Money",
     "currency_code",
+    "format_amount",
     "format_money",
     "format_percent",
     "format_ratio",
@@ -85,10 +86,19 @@ def format_money(value: Money | None) -> str:
     """'USD 1,250,000.00' (ISO code, thousands separators, 2 decimals for every currency); '—' for None."""
     if value is None:
         return EM_DASH
-    text = f"{value.amount:,.2f}"
+    return _formatted(value.amount, value.currency.code)
+
+
+def format_amount(amount: Decimal, currency: str) -> str:
+    """`format_money(money(amount, currency))` without building the Money (a table cell per entry)."""
+    return _formatted(_decimal(amount), _currency(currency).code)
+
+
+def _formatted(amount: Decimal, code: str) -> str:
+    text = f"{amount:,.2f}"
     if text == "-0.00":  # a tiny negative rounds to zero: show it unsigned
         text = "0.00"
-    return f"{value.currency.code} {text}"
+    return f"{code} {text}"
 
 
 def format_ratio(value: Decimal | None) -> str:

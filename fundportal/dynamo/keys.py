@@ -346,8 +346,9 @@ def parse_search_sk(sk: str) -> tuple[SearchKind, str]:
 #   Register             PK=POSITION#POSITION_1  SK=REGISTER
 #                        GSI_PK=FUND#FUND_A / GSI_SK=POSITION#POSITION_1        (fund page)
 #                        GSI2_PK=POSITION_1 / GSI2_SK=!REGISTER                  (first in the position page)
-#   Register, LP copy    PK=POSITION#POSITION_1  SK=REGISTER#INVESTOR
-#                        GSI_PK=INVESTOR#INVESTOR_1 / GSI_SK=POSITION#POSITION_1 (investor page)
+#                        GSI4_PK=INVESTOR#INVESTOR_1 / GSI4_SK=POSITION#POSITION_1 (investor page)
+#   (Until the investor index, an "LP copy" PK=POSITION#POSITION_1 SK=REGISTER#INVESTOR carried the
+#   investor keys; `verify_positions --repair` deletes those left in older tables.)
 #   Funds catalog        PK=CATALOG#FUNDS  SK=FUND_A  (written when a fund's first position registers)
 #   Position audit       PK=AUDIT#POSITION#POSITION_1  SK=<at>#<token>  (commitment changes)
 # One partition per position: writes to different positions of one fund never touch one item.
@@ -370,7 +371,8 @@ def register_sk() -> str:
     return REGISTER
 
 
-def investor_copy_sk() -> str:
+def legacy_investor_copy_sk() -> str:
+    """SK of the register's former investor copy (maintenance removes them)."""
     return _join(REGISTER, INVESTOR_PREFIX)
 
 
@@ -392,7 +394,7 @@ def fund_index_pk(fund_id: str) -> str:
 
 
 def investor_index_keys(investor_id: str, position_id: str) -> tuple[str, str]:
-    """(GSI_PK, GSI_SK) of a register's investor copy: the LP's positions, one Query."""
+    """(GSI4_PK, GSI4_SK) of a register: the LP's positions, one Query on the investor index."""
     return investor_index_pk(investor_id), register_pk(position_id)
 
 

@@ -28,12 +28,13 @@ from fundportal.domain.returns import irr
 
 from . import keys
 from .entities import DATETIME, INTEGER, NUMBER, OPTIONAL_TEXT, TEXT, AuditEntry, Codec, _decode, _encode, stored
-from .schema import ENTITY_INDEX, POSITION_INDEX, TABLE
+from .schema import ENTITY_INDEX, INVESTOR_INDEX, POSITION_INDEX, TABLE
 
 REGISTER_TYPE = "PositionRegister"
-INVESTOR_COPY_TYPE = "PositionRegisterInvestorCopy"
+# The former investor copy of a register (see keys.legacy_investor_copy_sk): maintenance only.
+LEGACY_INVESTOR_COPY_TYPE = "PositionRegisterInvestorCopy"
 FUND_CATALOG_TYPE = "FundCatalog"
-REGISTER_TYPES = frozenset((REGISTER_TYPE, INVESTOR_COPY_TYPE))
+REGISTER_TYPES = frozenset((REGISTER_TYPE,))
 # Attributes of the register the position page reads from GSI_Position_Document (schema INCLUDE).
 REGISTER_PROJECTION = ("Commitment", "Rollup", "Revision")
 
@@ -185,15 +186,7 @@ class PositionRegister:
             **self._attributes(),
             **_index(ENTITY_INDEX, *keys.fund_index_keys(self.fund_id, self.position_id)),
             **_index(POSITION_INDEX, *keys.register_position_index_keys(self.position_id)),
-        }
-
-    def investor_copy_item(self) -> dict[str, Any]:
-        return {
-            "PK": keys.register_pk(self.position_id),
-            "SK": keys.investor_copy_sk(),
-            "EntityType": INVESTOR_COPY_TYPE,
-            **self._attributes(),
-            **_index(ENTITY_INDEX, *keys.investor_index_keys(self.investor_id, self.position_id)),
+            **_index(INVESTOR_INDEX, *keys.investor_index_keys(self.investor_id, self.position_id)),
         }
 
     @classmethod

@@ -23,12 +23,14 @@ from .entities import PositionEntry
 from .errors import TransactionCancelled
 from .gateway import TableGateway
 from .keys import POSITION_KINDS, Kind
-from .register import INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
+from .register import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
 from .repositories.documents import REQUEST_TOKEN
 from .repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
 from .repositories.register import RegisterRepository, RegisterWrite
+from .schema import INVESTOR_INDEX, TABLE
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
+INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
 
 
 @dataclass
@@ -62,7 +64,9 @@ def _scan(table: str | None, page_size: int, progress: Callable[[int], None] | N
 
 def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionRegister], dict[str, Any]]:
     """(register recomputed from the entries, per position; what is stored, per position:
-    {"register": PositionRegister | None, "copy": PositionRegister | None, "funds": {...}, ...})."""
+    {"register": PositionRegister | None, "indexed": whether the stored register item carries
+    its investor index keys, "legacy_copy": an investor copy from before the investor index,
+    "entries": [...]})."""
     entries: dict[str, list[PositionEntry]] = {}
     stored: dict[str, dict[str, Any]] = {}
     for item in items:
@@ -72,10 +76,12 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
             entries.setdefault(entry.position_id, []).append(entry)
         elif kind == REGISTER_TYPE:
             register = PositionRegister.from_item(item)
-            stored.setdefault(register.position_id, {})["register"] = register
-        elif kind == INVESTOR_COPY_TYPE:
-            copy = PositionRegister.from_item(item)
-            stored.setdefault(copy.position_id, {})["copy"] = copy
+            have = stored.setdefault(register.position_id, {})
+            have["register"] = register
+            want = register.to_item()
+            have["indexed"] = all(item.get(name) == want[name] for name in INVESTOR_INDEX_KEYS)
+        elif kind == LEGACY_INVESTOR_COPY_TYPE:
+            stored.setdefault(keys.parse_register_pk(item["PK"]), {})["legacy_copy"] = True
     expected: dict[str, PositionRegister] = {}
     for position_id in sorted(set(entries) | set(stored)):
         found = entries.get(position_id, [])
@@ -86,7 +92,7 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
         if current is not None:
             base = current
         elif not found:
-            continue  # an orphan investor copy, nothing to recompute from
+            continue  # a leftover investor copy alone, nothing to recompute from
         else:
             first = min(found, key=lambda e: (e.as_of_date.isoformat() if e.as_of_date else "", e.document_id))
             base = PositionRegister(position_id, first.fund_id, first.investor_id, currency=first.currency)
@@ -116,7 +122,7 @@ def uncounted_imports(items: list[dict[str, Any]]) -> dict[str, set[str]]:
 
 
 def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
-    register, copy = have.get("register"), have.get("copy")
+    register = have.get("register")
     if register is None:
         return ["no register item (unregistered position)"]
     problems = []
@@ -125,15 +131,10 @@ def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
     others = sorted({(e.fund_id, e.investor_id) for e in have.get("entries", [])} - {(want.fund_id, want.investor_id)})
     for fund_id, investor_id in others:
         problems.append(f"an entry names {fund_id}/{investor_id}, the register {want.fund_id}/{want.investor_id}")
-    if copy is None:
-        problems.append("no investor copy")
-    elif (copy.revision, copy.rollup, copy.commitment, copy.investor_id) != (
-        register.revision,
-        register.rollup,
-        register.commitment,
-        register.investor_id,
-    ):
-        problems.append("investor copy differs from the register")
+    if not have.get("indexed"):
+        problems.append("not in the investor index (written before it)")
+    if have.get("legacy_copy"):
+        problems.append("an investor copy left from before the investor index")
     return problems
 
 
@@ -166,9 +167,13 @@ def verify_positions(
         current = have.get("register")
         seen = current.revision if current else 0
         new = replace(want, revision=seen + 1)
-        write = RegisterWrite(new, seen)
+        actions = RegisterWrite(new, seen).actions(repository.gateway)
+        if have.get("legacy_copy"):
+            actions.append(
+                repository.gateway.delete_action((keys.register_pk(position_id), keys.legacy_investor_copy_sk()))
+            )
         try:
-            repository.gateway.transact(write.actions(repository.gateway), uuid.uuid4().hex)
+            repository.gateway.transact(actions, uuid.uuid4().hex)
         except TransactionCancelled:  # a concurrent entry write moved the register: it wins
             report.skipped += 1
             continue

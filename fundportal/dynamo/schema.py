@@ -9,6 +9,7 @@ from typing import Any
 ENTITY_INDEX = "GSI_Entity_Document"
 POSITION_INDEX = "GSI_Position_Document"
 MONTH_INDEX = "GSI_Latest_Documents_By_Month"
+INVESTOR_INDEX = "GSI_Investor_Position"
 
 # Attributes the position page, CSV and reports read from the position index.
 POSITION_PROJECTION = (
@@ -114,6 +115,14 @@ TABLE = TableDef(
             MONTH_PROJECTION,
             why="Sparse: only current documents carry GSI3_PK (LATEST_DOCS#YYYY-MM), so listing a "
             "month reads just the list columns, never a Scan.",
+        ),
+        IndexDef(
+            INVESTOR_INDEX,
+            "GSI4_PK",
+            "GSI4_SK",
+            "ALL",
+            why="Sparse: only position registers carry GSI4_PK (INVESTOR#<id>), so an investor's "
+            "positions are one Query, kept right by the register's own write (no copy item to keep in step).",
         ),
     )
 )

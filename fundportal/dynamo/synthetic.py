@@ -79,7 +79,7 @@ class SyntheticSpec:
         per_document = 2 * (1 + self.versions) + 4 * self.positions
         months = len({self.as_of(n).replace(day=1) for n in range(1, self.documents + 1)})
         funds = min(self.funds, self.documents)  # funds that have documents (and so positions)
-        return self.documents * per_document + months + funds * (1 + 2 * self.positions)
+        return self.documents * per_document + months + funds * (1 + self.positions)
 
     def fund_documents(self, fund: int) -> int:
         """How many documents fund number `fund` (0-based) has: documents n with (n - 1) % F == fund."""
@@ -241,7 +241,6 @@ def generate(spec: SyntheticSpec) -> Iterator[dict[str, Any]]:
             updated_by=BY,
         ).with_builder(builder)
         yield register.to_item()
-        yield register.investor_copy_item()
         if first.fund_id not in funds_seen:
             funds_seen.add(first.fund_id)
             yield FundCatalogEntry(first.fund_id).to_item()

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from fundportal.dynamo import tables
 from fundportal.dynamo.gateway import call
-from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
+from fundportal.dynamo.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
 
 
 def test_table_matches_definition(backend):
@@ -19,10 +19,11 @@ def test_table_matches_definition(backend):
     live = status.raw
     assert {k["KeyType"]: k["AttributeName"] for k in live["KeySchema"]} == {"HASH": "PK", "RANGE": "SK"}
     indexes = {i["IndexName"]: i for i in live["GlobalSecondaryIndexes"]}
-    assert set(indexes) == {ENTITY_INDEX, POSITION_INDEX, MONTH_INDEX}
+    assert set(indexes) == {ENTITY_INDEX, POSITION_INDEX, MONTH_INDEX, INVESTOR_INDEX}
     assert [k["AttributeName"] for k in indexes[ENTITY_INDEX]["KeySchema"]] == ["GSI_PK", "GSI_SK"]
     assert [k["AttributeName"] for k in indexes[POSITION_INDEX]["KeySchema"]] == ["GSI2_PK", "GSI2_SK"]
     assert [k["AttributeName"] for k in indexes[MONTH_INDEX]["KeySchema"]] == ["GSI3_PK", "GSI3_SK"]
+    assert [k["AttributeName"] for k in indexes[INVESTOR_INDEX]["KeySchema"]] == ["GSI4_PK", "GSI4_SK"]
     assert live["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
 
 

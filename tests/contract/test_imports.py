@@ -217,7 +217,7 @@ def test_a_rerun_refuses_when_someone_created_its_new_document_meanwhile(backend
 @pytest.mark.parametrize("landed", [0, 1], ids=["no-register", "one-register-transaction"])
 def test_a_crash_between_the_entries_and_the_registers_is_counted_once_on_rerun(backend, monkeypatch, landed):
     # 50 positions in groups of 49 (99 in production; smaller here to keep the file small): every
-    # group's entries and copies by BatchWriteItem, then each group's registers' transaction.
+    # group's entries by BatchWriteItem, then each group's registers' transaction.
     monkeypatch.setattr(writing, "POSITIONS_PER_TRANSACTION", 49)
     data = csv_bytes(notice_rows(50))
     prepared = import_prepare(data=data, filename="big.csv")
@@ -281,7 +281,7 @@ def test_a_register_moved_by_someone_else_during_the_import_keeps_both_writes(ba
     assert verify_positions().differences == []
 
 
-def test_a_run_that_finds_its_import_published_by_another_run_leaves_every_copy_right(backend, monkeypatch):
+def test_a_run_that_finds_its_import_published_by_another_run_counts_nothing_twice(backend, monkeypatch):
     _import(csv_bytes(notice_rows(2, document_id="NOTICE_0")), "first.csv")  # registers NP_000, NP_001
     data = csv_bytes(notice_rows(2))
     slow = import_prepare(data=data, filename="notice.csv")  # reads NP_000's register now
@@ -289,7 +289,7 @@ def test_a_run_that_finds_its_import_published_by_another_run_leaves_every_copy_
         document_id="NOTICE_0", position_id="NP_000", fund_id="FUND_N", investor_id="NI_000",
         amount=Decimal("9.00"), status="Active",
     )  # fmt: skip
-    entry_record(entry=entry, user="someone")  # the slow run's copy of NP_000 will miss this NAV
+    entry_record(entry=entry, user="someone")  # the slow run's register of NP_000 would miss this NAV
     real = ImportRepository.put_registers
     raced: list[int] = []
 
@@ -297,15 +297,13 @@ def test_a_run_that_finds_its_import_published_by_another_run_leaves_every_copy_
         if not raced:
             raced.append(1)
             import_apply(prepared=import_prepare(data=data, filename="notice.csv"), user="other")
-            # The slow run's copies land after the other run's registers...
-            self.put_entries((), "x", [w.register.investor_copy_item() for w in writes])
-        real(self, marker, writes, token)  # ...and its registers are refused: the run is published
+        real(self, marker, writes, token)  # the slow run's registers are refused: the run is published
 
     monkeypatch.setattr(ImportRepository, "put_registers", another_run_first)
     result = import_apply(prepared=slow, user="importer", workers=1)
     assert result.documents == ["NOTICE_1"] and raced == [1]
     assert len(backend.repository.audit_trail("NOTICE_1")) == 1
-    assert verify_positions().differences == []  # every copy is its register again
+    assert verify_positions().differences == []  # every register counts each entry once
     (figures,) = RegisterRepository().get("NP_000").figures()
     assert figures.nav.amount == Decimal("9.00")
 

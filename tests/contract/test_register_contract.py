@@ -5,7 +5,6 @@ create_table upgrading an existing table's changed index."""
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
@@ -108,14 +107,14 @@ def test_verify_reports_and_repair_fixes_idempotently(sample, settings):
     broken = registers.get("POSITION_2", consistent=True)
     builder = broken.builder()
     builder.add(_entry(CapitalCall, position_id="POSITION_2", investor_id="INVESTOR_2", amount="1"))
-    item = replace(broken.with_builder(builder)).to_item()
-    registers.gateway.batch_write([item])  # a register that disagrees with its entries
+    item = {k: v for k, v in broken.with_builder(builder).to_item().items() if not k.startswith("GSI4")}
+    registers.gateway.batch_write([item])  # disagrees with its entries, written before the investor index
     call("DeleteItem", TableName=sample.table, Key={"PK": {"S": "POSITION#POSITION_1"}, "SK": {"S": "REGISTER"}})
     report = verify_positions()
     assert {(d.position_id, d.problem) for d in report.differences} == {
         ("POSITION_1", "no register item (unregistered position)"),
         ("POSITION_2", "roll-up differs from the entries"),
-        ("POSITION_2", "investor copy differs from the register"),
+        ("POSITION_2", "not in the investor index (written before it)"),
     }
     with pytest.raises(Exception, match="3 differences"):
         call_command("verify_positions", stdout=io.StringIO())
@@ -125,6 +124,33 @@ def test_verify_reports_and_repair_fixes_idempotently(sample, settings):
     assert verify_positions().differences == []
     assert verify_positions(repair=True).repaired == 0  # idempotent
     assert _usd(registers.get("POSITION_2", consistent=True)).called.amount == Decimal(700_000)
+
+
+def test_repair_moves_a_table_from_investor_copies_to_the_investor_index(sample):
+    """Before the investor index, each register had a copy (SK REGISTER#INVESTOR) carrying the
+    investor's keys on GSI_Entity_Document. `verify_positions --repair` (run by `make run`) puts
+    each register back with its investor index keys and deletes the copy, in one transaction."""
+    registers = RegisterRepository()
+    old = registers.get("POSITION_1", consistent=True)
+    legacy_register = {k: v for k, v in old.to_item().items() if not k.startswith("GSI4")}
+    legacy_copy = {
+        **{k: v for k, v in legacy_register.items() if not k.startswith("GSI")},
+        "SK": "REGISTER#INVESTOR",
+        "EntityType": "PositionRegisterInvestorCopy",
+        "GSI_PK": "INVESTOR#INVESTOR_1",
+        "GSI_SK": "POSITION#POSITION_1",
+    }
+    registers.gateway.batch_write([legacy_register, legacy_copy])
+    assert registers.investor_positions("INVESTOR_1") == []  # the old table's investor page: not indexed
+    assert {(d.position_id, d.problem) for d in verify_positions().differences} == {
+        ("POSITION_1", "not in the investor index (written before it)"),
+        ("POSITION_1", "an investor copy left from before the investor index"),
+    }
+    assert verify_positions(repair=True).repaired == 1
+    assert [r.position_id for r in registers.investor_positions("INVESTOR_1")] == ["POSITION_1"]
+    assert registers.gateway.get(("POSITION#POSITION_1", "REGISTER#INVESTOR")) is None
+    assert registers.get("POSITION_1").rollup == old.rollup
+    assert verify_positions().differences == []
 
 
 def test_create_table_upgrades_an_index_whose_projection_differs(backend, settings):

@@ -86,16 +86,15 @@ def test_if_empty_does_not_reload(sample):
 
 
 def test_sample_adds_exactly_the_documented_register_items(sample):
-    """Beside the seed's 14 fund items (issue 13): POSITION_1/POSITION_2's registers, their investor
-    copies and FUND_A's funds-catalog entry; commitments 2,000,000 and 1,150,000 (README)."""
+    """Beside the seed's 14 fund items (issue 13): POSITION_1/POSITION_2's registers (in the fund,
+    position and investor indexes) and FUND_A's funds-catalog entry; commitments 2,000,000 and
+    1,150,000 (README)."""
     items = [from_item(i) for i in call("Scan", TableName=sample.table)["Items"]]
     extra = sorted((i["PK"], i["SK"]) for i in items if i["EntityType"].startswith(("PositionRegister", "FundCatalog")))
     assert extra == [
         ("CATALOG#FUNDS", "FUND_A"),
         ("POSITION#POSITION_1", "REGISTER"),
-        ("POSITION#POSITION_1", "REGISTER#INVESTOR"),
         ("POSITION#POSITION_2", "REGISTER"),
-        ("POSITION#POSITION_2", "REGISTER#INVESTOR"),
     ]
     registers = {i["PositionId"]: i for i in items if i["EntityType"] == "PositionRegister"}
     assert (registers["POSITION_1"]["FundId"], registers["POSITION_1"]["InvestorId"]) == ("FUND_A", "INVESTOR_1")
@@ -105,3 +104,7 @@ def test_sample_adds_exactly_the_documented_register_items(sample):
         Decimal(1_150_000),
     )
     assert (registers["POSITION_1"]["GSI_PK"], registers["POSITION_1"]["GSI2_SK"]) == ("FUND#FUND_A", "!REGISTER")
+    assert (registers["POSITION_1"]["GSI4_PK"], registers["POSITION_1"]["GSI4_SK"]) == (
+        "INVESTOR#INVESTOR_1",
+        "POSITION#POSITION_1",
+    )

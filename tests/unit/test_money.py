@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from moneyed import Money
 
-from fundportal.domain.money import CURRENCIES, currency_code, format_money, format_ratio, money, zero
+from fundportal.domain.money import CURRENCIES, currency_code, format_amount, format_money, format_ratio, money, zero
 
 
 def test_currencies():
@@ -78,3 +78,18 @@ def test_format_money(value, text):
 )
 def test_format_ratio(value, text):
     assert format_ratio(value) == text
+
+
+@pytest.mark.parametrize(
+    "amount, currency",
+    [(Decimal("1250000"), "USD"), (Decimal("-0.001"), "EUR"), (Decimal("30000"), "jpy"), (7, "GBP")],
+)
+def test_format_amount_is_format_money_without_the_money(amount, currency):
+    assert format_amount(amount, currency) == format_money(money(amount, currency))
+
+
+def test_format_amount_refuses_what_money_refuses():
+    with pytest.raises(TypeError):
+        format_amount(1.5, "USD")
+    with pytest.raises(ValueError):
+        format_amount(Decimal(1), "XXX1")

@@ -15,7 +15,7 @@ from fundportal.dynamo import explorer
 from fundportal.dynamo.errors import BadCursor, InvalidId
 from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import page_log
-from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef
+from fundportal.dynamo.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef
 
 PAGES = ["index", "table", "patterns", "explorer", "requests"]
 DOC001_SKS = [
@@ -129,7 +129,7 @@ def test_section_index_has_breadcrumbs_and_links(staff_client, db):
         assert f'href="{url(name)}"' in html
 
 
-def test_table_page_shows_the_table_and_its_three_active_indexes(staff_client, sample):
+def test_table_page_shows_the_table_and_its_four_active_indexes(staff_client, sample):
     response = staff_client.get(url("table"))
     html = response.content.decode()
     assert response.status_code == 200
@@ -138,7 +138,12 @@ def test_table_page_shows_the_table_and_its_three_active_indexes(staff_client, s
     assert sample.table in html
     assert 'id="no-drift"' in html and 'class="errornote drift"' not in html
     rows = re.findall(r'data-index="([^"]+)">.*?<td class="status-(\w+)">', html, flags=re.S)
-    assert rows == [(ENTITY_INDEX, "active"), (POSITION_INDEX, "active"), (MONTH_INDEX, "active")]
+    assert rows == [
+        (ENTITY_INDEX, "active"),
+        (POSITION_INDEX, "active"),
+        (MONTH_INDEX, "active"),
+        (INVESTOR_INDEX, "active"),
+    ]
     assert "GSI2_PK (partition)" in html and "GSI2_SK (sort)" in html
     assert "INCLUDE" in html and "AsOfDate" in html
     assert "Home</a>" in html and "Table and indexes" in html

@@ -1,20 +1,19 @@
 """Notice imports (issue 14): the reads that validate a file against the table and the writes
 that land it. Rules (what to write, in which order) live in `imports.services` and `imports.writing`.
 
-Writes, in order: the run record (one conditional put: the import's time, user and new
-documents); the entries of new documents, search items, fund catalog entries and the registers'
-investor copies by parallel BatchWriteItem; the registers of those entries in TransactWriteItems
-of at most 100 items (each conditioned on the revision read, plus a check that the run is not
-published yet); the entries of existing documents with their registers in TransactWriteItems
-(entries conditioned on not existing); then one publishing transaction (the new documents, the
-audit items, the import record and the run marked published).
+Writes, in order: the run record (one conditional put: the import's time, user and new documents);
+the entries of new documents, search items and fund catalog entries by parallel BatchWriteItem; the
+registers of those entries in TransactWriteItems of at most 100 items (each conditioned on the
+revision read, plus a check that the run is not published yet); the entries of existing documents
+with their registers in TransactWriteItems (entries conditioned on not existing); then one
+publishing transaction (the new documents, the audit items, the import record and the run marked
+published).
 """
 
 from __future__ import annotations
 
 import contextvars
 import itertools
-import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -177,55 +176,29 @@ class ImportRepository:
         progress: Callable[[int], None] | None = None,
     ) -> int:
         """Entries of documents that do not exist yet, stamped with the import's token, then the
-        `extra` items (`catalog_items`, investor copies), by BatchWriteItem (unconditional: no one
-        else can write into a missing document, the catalog items are constant, and a copy is
-        followed by its register's conditional transaction)."""
+        `extra` items (`catalog_items`), by BatchWriteItem (unconditional: no one else can write
+        into a missing document, and the catalog items are constant)."""
         items = ({**entry.to_item(), REQUEST_TOKEN: token} for entry in entries)
         return self.gateway.batch_write(itertools.chain(items, extra), workers=workers, progress=progress)
 
     def put_registers(self, marker: str, writes: list[Any], token: str) -> None:
         """One transaction: a check that the run is not published (action 0), then each register
-        put conditioned on the revision read (action 1+i). Their investor copies go by
-        BatchWriteItem just before (`put_entries`' extra items), outside the transaction:
-        DynamoDB Local runs a transaction alone on the table, a batch beside other batches."""
+        put conditioned on the revision read (action 1+i)."""
         actions = [self.gateway.check_action(keys.import_run_keys(marker), UNPUBLISHED)]
         actions += [self.gateway.put_action(w.register.to_item(), w.condition()) for w in writes]
         self.gateway.transact(actions, token)
-
-    def sync_copies(self, position_ids: Iterable[str]) -> None:
-        """Make each investor copy its register again (after a register transaction was refused
-        once its copy had been put): per position a transaction checking the register is still
-        at the revision read with the copy put. A register moved meanwhile was written with
-        its own copy, so a refused one is left as it is."""
-        from .register import register_key
-
-        for register in self.registers(position_ids).values():
-            check = Condition("#rev = :rev", {"#rev": "Revision"}, {":rev": register.revision})
-            actions = [
-                self.gateway.check_action(register_key(register.position_id), check),
-                self.gateway.put_action(register.investor_copy_item()),
-            ]
-            try:
-                self.gateway.transact(actions, uuid.uuid4().hex)
-            except TransactionCancelled as error:
-                if not error.failed(0):
-                    raise
 
     def entry_action(self, entry: PositionEntry, token: str) -> dict[str, Any]:
         """Put a new entry (it must not exist), stamped with the import's token."""
         return self.gateway.put_action({**entry.to_item(), REQUEST_TOKEN: token}, NOT_EXISTS)
 
     def register_actions(self, register: Any, seen_revision: int) -> list[dict[str, Any]]:
-        """The register and its investor copy, conditioned on the revision read (issue 13's
-        `RegisterWrite`), without the fund catalog entry: the import writes that once per fund
-        (`catalog_items`), so parallel transactions of one fund never touch a common item."""
+        """The register, conditioned on the revision read (issue 13's `RegisterWrite`), without the
+        fund catalog entry: the import writes that once per fund (`catalog_items`), so parallel
+        transactions of one fund never touch a common item."""
         from .register import RegisterWrite
 
-        write = RegisterWrite(register, seen_revision)
-        return [
-            self.gateway.put_action(register.to_item(), write.condition()),
-            self.gateway.put_action(register.investor_copy_item()),
-        ]
+        return RegisterWrite(register, seen_revision).actions(self.gateway)
 
     def transact(self, actions: list[dict[str, Any]], token: str) -> None:
         self.gateway.transact(actions, token)

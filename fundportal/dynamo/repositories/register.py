@@ -11,9 +11,10 @@ from ..entities import AuditEntry
 from ..errors import TransactionCancelled
 from ..gateway import NOT_EXISTS, Condition, TableGateway
 from ..register import FundCatalogEntry, PositionRegister, position_audit_item
-from ..schema import ENTITY_INDEX, TABLE
+from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)
+_INVESTOR = TABLE.index(INVESTOR_INDEX)
 
 
 class RegisterChanged(Exception):
@@ -28,9 +29,10 @@ def register_key(position_id: str) -> tuple[str, str]:
 @dataclass(frozen=True, slots=True)
 class RegisterWrite:
     """The register's part of a transaction: put the new register if it is still at the revision
-    we read (absent when `seen_revision` is 0), its investor copy, and, when the position is new,
-    nothing shared with other positions (the fund's catalog entry is written with the fund's
-    documents), so no item is touched by every write to a fund."""
+    we read (absent when `seen_revision` is 0) and, when the position is new, nothing shared with
+    other positions (the fund's catalog entry is written with the fund's documents), so no item
+    is touched by every write to a fund. The register is in the fund, position and investor
+    indexes itself: one item a position."""
 
     register: PositionRegister
     seen_revision: int
@@ -46,11 +48,7 @@ class RegisterWrite:
         )
 
     def actions(self, gateway: TableGateway) -> list[dict[str, Any]]:
-        actions = [
-            gateway.put_action(self.register.to_item(), self.condition()),
-            gateway.put_action(self.register.investor_copy_item()),
-        ]
-        return actions
+        return [gateway.put_action(self.register.to_item(), self.condition())]
 
 
 def raise_if_register_moved(error: TransactionCancelled, first_register_action: int) -> None:
@@ -72,10 +70,10 @@ class RegisterRepository:
         items = self.gateway.query(f"{_ENTITY.pk} = :pk", {":pk": keys.fund_index_pk(fund_id)}, index=ENTITY_INDEX)
         return [PositionRegister.from_item(item) for item in items]
 
-    # Pattern 14: an investor's positions — one Query on GSI_Entity_Document (GSI_PK = INVESTOR#<id>)
+    # Pattern 14: an investor's positions — one Query on GSI_Investor_Position (GSI4_PK = INVESTOR#<id>)
     def investor_positions(self, investor_id: str) -> list[PositionRegister]:
         pk = keys.investor_index_pk(investor_id)
-        items = self.gateway.query(f"{_ENTITY.pk} = :pk", {":pk": pk}, index=ENTITY_INDEX)
+        items = self.gateway.query(f"{_INVESTOR.pk} = :pk", {":pk": pk}, index=INVESTOR_INDEX)
         return [PositionRegister.from_item(item) for item in items]
 
     # Pattern 15: the funds that have positions — one Query on the tiny catalog partition
@@ -83,7 +81,7 @@ class RegisterRepository:
         items = self.gateway.query("PK = :pk", {":pk": keys.FUND_CATALOG_PK}, projection="SK")
         return [item["SK"] for item in items]
 
-    # Commitment: the register (conditioned on the revision read), its copy and an audit item
+    # Commitment: the register (conditioned on the revision read) and an audit item
     def save(self, register: PositionRegister, seen_revision: int, audit: AuditEntry) -> None:
         """RegisterChanged when the register moved since it was read."""
         write = RegisterWrite(register, seen_revision)
@@ -98,5 +96,5 @@ class RegisterRepository:
             raise
 
     def bulk_items(self, register: PositionRegister) -> list[dict[str, Any]]:
-        """The items of a register for a bulk load (seeding, repair): register, copy, catalog."""
-        return [register.to_item(), register.investor_copy_item(), FundCatalogEntry(register.fund_id).to_item()]
+        """The items of a register for a bulk load (seeding, repair): register, catalog."""
+        return [register.to_item(), FundCatalogEntry(register.fund_id).to_item()]
