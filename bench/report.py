@@ -30,7 +30,8 @@ def render(results: dict[str, Any]) -> str:
         f"{results['generated_at']} · {results['mode']} run · {m['cpu_count']} CPUs ({m['machine']}) · "
         f"load average {m['load_average']:.1f} at start, {results.get('load_average_after', 0):.1f} at end · "
         f"Python {m['python']} · boto3 {m['boto3']} / botocore {m['botocore']} · PynamoDB {m['pynamodb']} · "
-        f"DynamoDB Local {m['dynamodb_local']} (in memory, loopback, a fresh server per section) · total {results.get('total_seconds', '?')} s",
+        f"DynamoDB Local {m['dynamodb_local']} (in memory, loopback, a fresh server per section) · "
+        f"total {results.get('total_seconds', '?')} s",
         "",
         "Medians after warm-up; every ratio comes from contenders measured side by side, interleaved in "
         "shuffled order within each trial of the same run.",
