@@ -347,8 +347,6 @@ def parse_search_sk(sk: str) -> tuple[SearchKind, str]:
 #                        GSI_PK=FUND#FUND_A / GSI_SK=POSITION#POSITION_1        (fund page)
 #                        GSI2_PK=POSITION_1 / GSI2_SK=!REGISTER                  (first in the position page)
 #                        GSI4_PK=INVESTOR#INVESTOR_1 / GSI4_SK=POSITION#POSITION_1 (investor page)
-#   (Until the investor index, an "LP copy" PK=POSITION#POSITION_1 SK=REGISTER#INVESTOR carried the
-#   investor keys; `verify_positions --repair` deletes those left in older tables.)
 #   Funds catalog        PK=CATALOG#FUNDS  SK=FUND_A  (written when a fund's first position registers)
 #   Position audit       PK=AUDIT#POSITION#POSITION_1  SK=<at>#<token>  (commitment changes)
 # One partition per position: writes to different positions of one fund never touch one item.
@@ -372,7 +370,8 @@ def register_sk() -> str:
 
 
 def legacy_investor_copy_sk() -> str:
-    """SK of the register's former investor copy (maintenance removes them)."""
+    """SK of the item that held a register's investor keys before the investor index (REGISTER#INVESTOR):
+    `verify_positions --repair` deletes those left in older tables."""
     return _join(REGISTER, INVESTOR_PREFIX)
 
 
