@@ -374,7 +374,7 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         ]
         repository.gateway.batch_write((), delete_keys=search)
         removed += len(search)
-        # the position register its entry created (issue 13): register, investor copy, fund catalog
+        # the position register its entry created (issue 13) and the fund catalog entry
         removed += maintenance.delete_partitions([keys.register_pk(position_id)], repository.gateway.table)
         repository.gateway.batch_write((), delete_keys=[keys.fund_catalog_keys("EXPLAIN")])
         log.debug("access-pattern explain removed %d throwaway items of %s", removed, document_id)

@@ -2,7 +2,7 @@
 position register (one item per position) through `fundportal.domain.figures` / `returns`.
 
 - fund page: one Query (GSI_Entity_Document, GSI_PK = FUND#<fund>) -> every position's register;
-- investor page: one Query (GSI_Entity_Document, GSI_PK = INVESTOR#<id>) -> the LP's registers;
+- investor page: one Query (GSI_Investor_Position, GSI4_PK = INVESTOR#<id>) -> the LP's registers;
 - funds list: one Query of the funds catalog + one Query per fund (totals summed at read time:
   no item holds a fund's totals, so no item is written by every write to a fund).
 """
