@@ -10,6 +10,8 @@ from typing import Any
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from jinja2 import Environment
+from jinja2.compiler import CodeGenerator
+from markupsafe._speedups import _escape_inner  # markupsafe's own C routine (version pinned)
 
 from fundportal.templatetags.charts import build_chart
 from fundportal.templatetags.money import money, multiple
@@ -31,9 +33,44 @@ def url(name: str, *args: Any) -> str:
     return memo_reverse()(name, *(str(arg) for arg in args))
 
 
+def escape_output(value: Any) -> str:
+    """What `{{ value }}` writes: exactly markupsafe's `escape(value)`, as a plain `str`.
+
+    markupsafe's `escape` wraps every result in a new `Markup` object, which the template then
+    joins into one string and drops: half of the document page's Jinja time (~2,400 values).
+    The same C routine escapes the same characters; values with `__html__` (Markup, forms,
+    Django's safe strings) are written as they are, like `escape` does.
+    """
+    if type(value) is str:
+        return _escape_inner(value)
+    html = getattr(value, "__html__", None)
+    if html is not None:
+        return html()
+    return _escape_inner(str(value))
+
+
+class OutputCodeGenerator(CodeGenerator):
+    """Compiles an autoescaped `{{ value }}` to `environment.escape_output(value)` instead of
+    `escape(value)` (Jinja2's documented extension point for the Python a template compiles to).
+    `{% autoescape %}` blocks (volatile) and non-escaping output keep Jinja2's own code."""
+
+    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
+        if frame.eval_ctx.volatile or not frame.eval_ctx.autoescape:
+            super()._output_child_pre(node, frame, finalize)
+            return
+        self.write("environment.escape_output(")
+        if finalize.src is not None:
+            self.write(finalize.src)
+
+
+class PortalEnvironment(Environment):
+    code_generator_class = OutputCodeGenerator
+    escape_output = staticmethod(escape_output)
+
+
 def environment(**options: Any) -> Environment:
     options.pop("autoescape", None)  # always on, whatever the settings say
-    env = Environment(autoescape=True, **options)
+    env = PortalEnvironment(autoescape=True, **options)
     env.filters.update(money=money, multiple=multiple, percent=percent, when=when, pluralize=pluralize)
     env.globals.update(url=url, build_chart=build_chart)
     return env
