@@ -23,7 +23,7 @@ from fundportal.viewmodels import memo_reverse
 from funds.selectors import PositionLine, position_lines
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: see documents.selectors.EntryCell
 class DocumentRow:
     """The position in one document, with its currency's running figures after it."""
 

@@ -167,17 +167,22 @@ class Figures:
     distributed: Money = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        amounts = (self.called_settled, self.called_pending, self.distributed_settled, self.distributed_pending)
-        optional = tuple(v for v in (self.unfunded, self.nav) if v is not None)
-        for value in (*amounts, *optional):
-            if value.currency.code != self.currency:
-                raise TypeError(f"{value!r} in figures of {self.currency}")
+        code = self.currency
+        for value in (
+            self.called_settled,
+            self.called_pending,
+            self.distributed_settled,
+            self.distributed_pending,
+            self.unfunded,
+            self.nav,
+        ):
+            if value is not None and value.currency.code != code:
+                raise TypeError(f"{value!r} in figures of {code}")
         if self.unfunded is None:  # the key ranks the unfunded entry: none without one
             object.__setattr__(self, "unfunded_key", None)
         elif self.unfunded_key is None:  # built by hand: rank it as weakly as its as-of date allows
             object.__setattr__(self, "unfunded_key", (self.unfunded_as_of or date.min, MIN_AT, ""))
         # Same currency checked above: the Decimals are added and made Money once.
-        code = self.currency
         object.__setattr__(self, "called", known_money(self.called_settled.amount + self.called_pending.amount, code))
         object.__setattr__(
             self, "distributed", known_money(self.distributed_settled.amount + self.distributed_pending.amount, code)
