@@ -27,7 +27,9 @@ from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.viewmodels import memo_reverse
 
 
-@dataclass(frozen=True, slots=True)
+# A fund page builds a LineText and a PositionLine per position (a thousand of each): slotted,
+# not frozen, as documents.selectors' row view models are (construction ~2.5x faster).
+@dataclass(slots=True)
 class LineText:
     """A line's figures as shown (formatted once here: a fund page has a thousand lines)."""
 
@@ -67,7 +69,7 @@ def line_text(
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PositionLine:
     """One position in one currency: commitment, the figures and the returns."""
 

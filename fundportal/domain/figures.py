@@ -356,21 +356,38 @@ class FiguresBuilder:
 
     def figures(self, currency: str) -> Figures:
         """The figures of `currency` (zero figures if it has nothing)."""
-        code = currency_code(currency)
-        # Every amount held was checked when added (or restored from a checked state).
-        amounts = [known_money(value, code) for value in self._sums.get(code, _ZEROS)]
-        nav: dict[str, Any] = {}
+        # A code the builder holds is canonical already (a document page asks for 100 rows').
+        code = currency if currency in self._sums else currency_code(currency)
+        # Every sum held was checked when added (or restored from a checked state).
+        called, called_pending, distributed, distributed_pending = [
+            known_money(value, code) for value in self._sums.get(code, _ZEROS)
+        ]
+        nav = nav_as_of = nav_key = None
         if (latest_nav := self._nav.get(code)) is not None:
-            key, amount = latest_nav
-            nav = {"nav": money(amount, code), "nav_as_of": None if key[0] == date.min else key[0], "nav_key": key}
-        if (unfunded := self._unfunded.get(code)) is None:
-            return Figures(code, *amounts, **nav)
-        key, amount = unfunded  # the key's date is the as-of date, date.min standing for none
-        return Figures(code, *amounts, money(amount, code), None if key[0] == date.min else key[0], key, **nav)
+            nav_key, amount = latest_nav
+            nav, nav_as_of = money(amount, code), None if nav_key[0] == date.min else nav_key[0]
+        unfunded = unfunded_as_of = unfunded_key = None
+        if (latest_unfunded := self._unfunded.get(code)) is not None:
+            unfunded_key, amount = latest_unfunded  # the key's date is the as-of date, date.min standing for none
+            unfunded = money(amount, code)
+            unfunded_as_of = None if unfunded_key[0] == date.min else unfunded_key[0]
+        return Figures(
+            code,
+            called,
+            called_pending,
+            distributed,
+            distributed_pending,
+            unfunded,
+            unfunded_as_of,
+            unfunded_key,
+            nav,
+            nav_as_of,
+            nav_key,
+        )
 
     def by_currency(self) -> list[Figures]:
         """Figures of every currency seen (Cancelled-only currencies are not seen), by currency code."""
-        return [self.figures(code) for code in sorted(set(self._sums) | set(self._nav))]
+        return [self.figures(code) for code in sorted(self._sums.keys() | self._nav.keys())]
 
     def snapshot(self) -> FiguresBuilder:
         """An independent copy (running totals after each row)."""
