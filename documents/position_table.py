@@ -4,6 +4,7 @@ Query already returned (no further request), with the subtotal of the rows shown
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -19,9 +20,11 @@ if TYPE_CHECKING:
 _DIGITS = re.compile(r"([0-9]+)")
 
 
+@functools.lru_cache(maxsize=100_000)
 def natural_key(value: str) -> tuple[Any, ...]:
     """POSITION_2 before POSITION_10: digit runs compare as numbers, the rest case-insensitively
-    (then exactly, so the order is total)."""
+    (then exactly, so the order is total). Cached: a document page sorts the same ids on every
+    view (a regular-expression split each, 1.3 µs)."""
     parts = _DIGITS.split(value)
     return (*((int(p), "") if i % 2 else (-1, p.lower()) for i, p in enumerate(parts)), value)
 

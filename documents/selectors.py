@@ -72,9 +72,9 @@ def entry_cell(entry: PositionEntry, url: Callable[..., str] | None = None) -> E
     )
 
 
-def cells(row: PositionInDocument, with_edit_urls: bool = False) -> list[EntryCell | None]:
-    """The three kinds in column order; None where the position has no entry of that kind."""
-    url = memo_reverse() if with_edit_urls else None
+def cells(row: PositionInDocument, url: Callable[..., str] | None = None) -> list[EntryCell | None]:
+    """The kinds in column order; None where the position has no entry of that kind. With `url`
+    (a `memo_reverse()`, one per page), each cell carries its Change/Remove URLs."""
     return [entry_cell(entry, url) if (entry := row.get(kind)) is not None else None for kind in POSITION_KINDS]
 
 
@@ -131,21 +131,24 @@ def document_overview(
     `with_edit_urls`: each cell carries its Change/Remove URLs (for editors)."""
     overview = (repository or DocumentRepository()).overview(document_id)
     url = memo_reverse()
+    cell_url = url if with_edit_urls else None
     rows = []
     for row in overview.positions:
-        first = row.entries[0]
+        entries, position_id = row.entries, row.position_id
+        first = entries[0]
+        figures = figures_by_currency(entries)
         rows.append(
             PositionRow(
-                position_id=row.position_id,
-                fund_id=first.fund_id,
-                investor_id=first.investor_id,
-                cells=cells(row, with_edit_urls),
-                figures=(figures := figures_by_currency(row.entries)),
-                shown=figures_text(figures),
-                url=url("documents:position", document_id, row.position_id),
-                history_url=url("positions:detail", row.position_id),
-                fund_url=url("funds:detail", first.fund_id),
-                investor_url=url("investors:detail", first.investor_id),
+                position_id,
+                first.fund_id,
+                first.investor_id,
+                cells(row, cell_url),
+                figures,
+                url("documents:position", document_id, position_id),
+                url("positions:detail", position_id),
+                url("funds:detail", first.fund_id),
+                url("investors:detail", first.investor_id),
+                figures_text(figures),
             )
         )
     return DocumentPage(
@@ -182,7 +185,7 @@ def position_in_document(
         as_of_date=first.as_of_date,
         items=[
             (kind, KIND_LABELS[kind], cell)
-            for kind, cell in zip(POSITION_KINDS, cells(row, with_edit_urls), strict=True)
+            for kind, cell in zip(POSITION_KINDS, cells(row, memo_reverse() if with_edit_urls else None), strict=True)
         ],
         figures=figures_by_currency(row.entries),
     )

@@ -68,7 +68,7 @@ def document_rows(
                 document_id=group.document_id,
                 as_of_date=as_of(group),
                 currency=currency,
-                cells=cells(group, with_edit_urls),
+                cells=cells(group, url if with_edit_urls else None),
                 to_date=builder.figures(currency),
                 url=url("documents:position", group.document_id, group.position_id),
             )
