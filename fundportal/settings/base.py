@@ -66,6 +66,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "fundportal.context_processors.dynamodb_footer",
+                "fundportal.context_processors.layout_urls",
             ],
         },
     },
