@@ -1,8 +1,8 @@
 """Section "data_io" (issue 14): importing a notice and exporting a workbook.
 
 - Import: a generated N-row CSV notice (N/3 positions x call, distribution, commitment) through
-  `import_prepare` + `import_apply` (validation reads; the run record; every entry, search item and
-  investor copy by BatchWriteItem on 8 threads, then the registers in conditional transactions
+  `import_prepare` + `import_apply` (validation reads; the run record; every entry and search item
+  by BatchWriteItem on 8 threads, then the registers in conditional transactions
   of 99; then the publishing transaction), end to end: rows/s (target
   ≥ 1,000 on DynamoDB Local). The import runs twice, each into a fresh table: the first also
   warms DynamoDB Local's JVM (with `--only data_io` it is the first work the server does; its

@@ -4,13 +4,13 @@ commitment and the roll-up of its entries (the `FiguresBuilder` state: sums per 
 latest unfunded commitment and NAV with their rank, and the dated cash flows IRR needs).
 
 It is kept in the same TransactWriteItems as every entry write, conditioned on its `Revision`,
-so it can never disagree with the entries. A second, identical copy keyed for the investor
-(`REGISTER#INVESTOR`, in GSI_Entity_Document under `INVESTOR#<id>`) is written in the same
-transaction: it is what makes the investor page one Query (see README, "Position register").
+so it can never disagree with the entries. The register also carries the keys of the sparse
+`GSI_Investor_Position` index (`INVESTOR#<id>` / `POSITION#<id>`): that is what makes the investor
+page one Query (see README, "Position register").
 
-The one exception is a notice import's new document (`imports.writing`): its entries and the
-copies go in by BatchWriteItem, then the registers in a conditioned transaction that also lists
-the import's marker (`imports`), so a re-run counts those entries once.
+The one exception is a notice import's new document (`imports.writing`): its entries go in by
+BatchWriteItem, then the registers in a conditioned transaction that also lists the import's
+marker (`imports`), so a re-run counts those entries once.
 """
 
 from __future__ import annotations

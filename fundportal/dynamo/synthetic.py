@@ -17,7 +17,7 @@ Shape, for N documents, M positions per fund, K superseded versions and F funds:
   fund's documents add up to at most the commitment (each calls 20-100 % of commitment / D, D =
   the fund's document count), unfunded = commitment minus the expected calls to that month, NAV
   around the expected paid-in to that month;
-- after the documents, each position's register (with its commitment), its investor copy and
+- after the documents, each position's register (with its commitment, in the investor index) and
   each fund's catalog entry, built by the same accumulator the writes use.
 """
 
