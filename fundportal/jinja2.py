@@ -11,7 +11,7 @@ from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from jinja2 import Environment
 from jinja2.compiler import CodeGenerator
-from markupsafe._speedups import _escape_inner  # markupsafe's own C routine (version pinned)
+from markupsafe import _escape_inner  # the routine markupsafe's escape() uses (C, else Python)
 
 from fundportal.templatetags.charts import build_chart
 from fundportal.templatetags.money import money, multiple
@@ -38,7 +38,7 @@ def escape_output(value: Any) -> str:
 
     markupsafe's `escape` wraps every result in a new `Markup` object, which the template then
     joins into one string and drops: half of the document page's Jinja time (~2,400 values).
-    The same C routine escapes the same characters; values with `__html__` (Markup, forms,
+    The same routine escapes the same characters; values with `__html__` (Markup, forms,
     Django's safe strings) are written as they are, like `escape` does.
     """
     if type(value) is str:
