@@ -175,3 +175,18 @@ def test_a_large_document_sorts_and_filters_server_side(wide, analyst_client, dj
     ]
     bad = analyst_client.get("/documents/WIDE100/", {"sort": "nope"})
     assert bad.status_code == 400
+
+
+def test_the_status_filter_shows_the_chosen_status_and_marks_a_bad_one(wide, analyst_client):
+    """The status <select> is template markup (no form-renderer round trip per page): it keeps the
+    widget's behaviour, the chosen option selected and an invalid value flagged for assistive tech."""
+    chosen = analyst_client.get("/documents/WIDE100/", {"status": "Pending"})
+    assertContains(chosen, '<select name="status" id="id_status"><option value="">Any status</option>')
+    assertContains(chosen, '<option value="Pending" selected>Pending</option>', html=True)
+    assertContains(chosen, '<option value="Cancelled">Cancelled</option>', html=True)
+    unfiltered = analyst_client.get("/documents/WIDE100/")
+    assertContains(unfiltered, '<option value="" selected>Any status</option>', html=True)
+    bad = analyst_client.get("/documents/WIDE100/", {"status": "Bogus"})
+    assert bad.status_code == 400
+    assertContains(bad, 'aria-invalid="true" aria-describedby="id_status_error"', status_code=400)
+    assertContains(bad, 'id="id_status_error"', status_code=400)
