@@ -50,7 +50,7 @@ class EntryCell:
 
     @property
     def label(self) -> str:
-        """ "Capital call of POSITION_1" (the Change/Remove links' accessible names)."""
+        """The Change/Remove links' accessible name, e.g. "Capital call of POSITION_1"."""
         return f"{KIND_LABELS[self.entry.kind]} of {self.entry.position_id}"
 
 

@@ -47,12 +47,12 @@ PENDING = "Pending"
 CANCELLED = "Cancelled"
 SETTLED = ("Completed", "Active")  # the known settled statuses; any status but Pending/Cancelled settles
 _CENT = Decimal("0.01")
-# The kinds `FiguresBuilder.add` tells apart, looked up once (`Kind.X` is a descriptor call on
-# Python 3.11, ~0.1 µs, and `add` runs per entry of every page).
-_CALL, _DISTRIBUTION, _UNFUNDED, _NAV = Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV
 _TENTH = Decimal("0.1")
 MIN_AT = datetime.min.replace(tzinfo=UTC)
 _ZEROS = (Decimal(0),) * 4
+# The kinds `FiguresBuilder.add` tells apart, looked up once (`Kind.X` is a descriptor call on
+# Python 3.11, ~0.1 µs, and `add` runs per entry of every page).
+_CALL, _DISTRIBUTION, _UNFUNDED, _NAV = Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV
 
 UnfundedKey = tuple[date, datetime, str]
 
