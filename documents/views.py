@@ -19,6 +19,7 @@ from fundportal.viewmodels import vars_of
 class DocumentDetailView(LoginRequiredMixin, TemplateView):
     """Everything a document contains, grouped by position, from one Query (pattern 1)."""
 
+    template_engine = "jinja2"  # templates/jinja2/documents/detail.html
     template_name = "documents/detail.html"
 
     def get(self, request, *args: Any, **kwargs: Any):

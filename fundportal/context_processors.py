@@ -3,7 +3,7 @@ from django.http import HttpRequest
 
 from fundportal.viewmodels import memo_reverse
 
-# The layout's links (templates/base.html): the same on every page.
+# The layout's links (templates/jinja2/layout.html): the same on every page.
 LAYOUT_LINKS = {
     "documents": "documents:list",
     "funds": "funds:list",

@@ -1,13 +1,15 @@
-"""The Jinja2 environment of the templates under `templates/jinja2/` (the hot pages' content,
-rendered through `{% jinja %}`): the same filters as the Django templates use, so a figure is
-shown the same way whichever engine renders it."""
+"""The Jinja2 environment of the templates under `templates/jinja2/` (the layout, the document
+and position pages, the fragments other pages include with `{% jinja %}`): the same filters as
+the Django templates use, so a figure is shown the same way whichever engine renders it."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.template.defaultfilters import pluralize
+from django.templatetags.static import static
 from django.utils import timezone
 from jinja2 import Environment
 from jinja2.compiler import CodeGenerator
@@ -18,14 +20,25 @@ from fundportal.templatetags.money import money, multiple
 from fundportal.viewmodels import memo_reverse
 from funds.templatetags.fund_figures import percent
 
+ISO_DATE = "%Y-%m-%d"
+TENTHS = Decimal("0.1")
 
-def when(value: date | datetime | None, fmt: str = "%Y-%m-%d") -> str:
+
+def when(value: date | datetime | None, fmt: str = ISO_DATE) -> str:
     """Django's `|date:"Y-m-d"`: a datetime is shown in the current time zone; "" for None."""
     if value is None or value == "":
         return ""
+    if type(value) is date and fmt == ISO_DATE:
+        return value.isoformat()  # the same text, without strftime's format parsing
     if isinstance(value, datetime) and timezone.is_aware(value):
         value = timezone.localtime(value)
     return value.strftime(fmt)
+
+
+def one_decimal(value: float | Decimal) -> str:
+    """Django's `|floatformat:1` for the footer's read units and milliseconds (its rounding,
+    half up, without its localisation machinery: ~20 µs a call)."""
+    return str(Decimal(repr(value) if isinstance(value, float) else value).quantize(TENTHS, ROUND_HALF_UP))
 
 
 def url(name: str, *args: Any) -> str:
@@ -71,6 +84,8 @@ class PortalEnvironment(Environment):
 def environment(**options: Any) -> Environment:
     options.pop("autoescape", None)  # always on, whatever the settings say
     env = PortalEnvironment(autoescape=True, **options)
-    env.filters.update(money=money, multiple=multiple, percent=percent, when=when, pluralize=pluralize)
-    env.globals.update(url=url, build_chart=build_chart)
+    env.filters.update(
+        money=money, multiple=multiple, percent=percent, when=when, pluralize=pluralize, one_decimal=one_decimal
+    )
+    env.globals.update(url=url, static=static, build_chart=build_chart)
     return env

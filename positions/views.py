@@ -27,6 +27,7 @@ class PositionDetailView(LoginRequiredMixin, TemplateView):
 
     PAGE_ITEMS = 1 + 100 * 4
 
+    template_engine = "jinja2"  # templates/jinja2/positions/detail.html
     template_name = "positions/detail.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:

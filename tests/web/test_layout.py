@@ -1,0 +1,116 @@
+"""The one page layout (templates/jinja2/layout.html): the document and position pages render
+it with the Jinja2 engine; every Django-language page reaches it through templates/base.html
+(`{% jinja_layout %}`). Both must give the same header, messages and footer."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from decimal import Decimal
+
+import pytest
+from django.contrib import messages
+from django.contrib.messages.storage.fallback import FallbackStorage
+from django.contrib.sessions.backends.cache import SessionStore
+from django.template import TemplateSyntaxError, engines
+from django.template.defaultfilters import floatformat
+from django.test import RequestFactory
+from django.views.defaults import server_error
+
+from documents.views import DocumentDetailView
+from fundportal.jinja2 import one_decimal, when
+
+pytestmark = pytest.mark.django_db
+
+JINJA_PAGES = ["/documents/DOC001/", "/positions/POSITION_1/"]
+DJANGO_PAGES = ["/documents/", "/documents/DOC001/positions/POSITION_1/", "/funds/"]
+
+
+def header(html: str) -> str:
+    """The layout's header with the CSRF token (masked afresh on every page) blanked."""
+    found = re.search(r"<header class=\"topbar\">.*?</header>", html, re.S)
+    assert found, html[:500]
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value=""', found.group())
+
+
+def test_pages_of_both_engines_share_one_header(sample, staff_client):
+    headers = {url: header(staff_client.get(url).content.decode()) for url in JINJA_PAGES + DJANGO_PAGES}
+    assert len(set(headers.values())) == 1, headers
+    only = next(iter(headers.values()))
+    for link in ('href="/documents/"', 'href="/funds/"', 'href="/admin/"', 'action="/documents/search/"', "operator"):
+        assert link in only
+
+
+def test_the_layout_wraps_a_jinja_page_once_with_its_title(sample, analyst_client):
+    html = analyst_client.get("/positions/POSITION_1/?q=%3Cb%3E").content.decode()
+    assert html.startswith("<!doctype html>")
+    assert html.count("<html") == 1 and html.count('class="topbar"') == 1 and html.count("<main") == 1
+    assert "<title>POSITION_1 across documents · Fund portal</title>" in html
+    assert 'value="&lt;b&gt;"' in html  # the search box keeps the query, escaped
+    assert 'name="csrfmiddlewaretoken" value="' in html  # the sign-out form posts with a token
+    assert 'href="/admin/"' not in html  # analysts are not staff
+
+
+def test_the_document_page_title_and_stylesheet(sample, analyst_client):
+    html = analyst_client.get("/documents/DOC001/").content.decode()
+    assert re.search(r"<title>DOC001 — [^<]* · Fund portal</title>", html)
+    assert re.search(r'<link rel="stylesheet" href="/static/css/portal[^"]*\.css">', html)
+
+
+def test_messages_show_on_a_jinja_page(sample, analyst):
+    request = RequestFactory().get("/documents/DOC001/")
+    request.user = analyst
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)
+    messages.success(request, "Saved <the> entry.")
+    response = DocumentDetailView.as_view()(request, document_id="DOC001")
+    html = response.render().content.decode()
+    assert '<li class="message success" role="status">Saved &lt;the&gt; entry.</li>' in html
+
+
+def test_the_500_page_renders_without_a_request_context():
+    response = server_error(RequestFactory().get("/"))
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert html.startswith("<!doctype html>") and "</html>" in html
+    assert "<nav" not in html and "dynamodb-footer" not in html
+
+
+def test_a_django_page_overrides_the_layout_blocks_as_usual():
+    template = engines["django"].from_string(
+        '{% extends "base.html" %}{% block title %}Mine · {{ block.super }}{% endblock %}'
+        "{% block head %}<meta name=x>{% endblock %}{% block content %}<p>{{ text }}</p>{% endblock %}"
+        "{% block scripts %}<script src=/s.js></script>{% endblock %}"
+    )
+    html = template.render({"text": "<i>"})
+    assert "<title>Mine · Fund portal · Fund portal</title>" in html
+    assert "<meta name=x>\n</head>" in html
+    assert '<main id="main">' in html and "<p>&lt;i&gt;</p>" in html
+    assert html.rstrip().endswith("<script src=/s.js></script>\n</body>\n</html>")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{% load jinja %}{% jinja_layout 'x' %}{% endjinja_layout %}",
+        "{% load jinja %}{% jinja_layout %}<p>stray</p>{% block content %}{% endblock %}{% endjinja_layout %}",
+    ],
+)
+def test_the_layout_tag_holds_only_blocks(source):
+    with pytest.raises(TemplateSyntaxError):
+        engines["django"].from_string(source)
+
+
+FOOTER_FIGURES = [0.0, 0.05, 0.25, 1.5, 2.45, 12.349, 12.35, 1234.95, 3, Decimal("7.25"), 10**6 + 0.05]
+
+
+@pytest.mark.parametrize("value", FOOTER_FIGURES)
+def test_one_decimal_reads_like_djangos_floatformat(value):
+    assert one_decimal(value) == floatformat(value, 1)
+
+
+def test_when_writes_dates_like_strftime():
+    assert when(date(2025, 9, 30)) == "2025-09-30" == date(2025, 9, 30).strftime("%Y-%m-%d")
+    assert when(datetime(2025, 9, 30, 12, 5)) == "2025-09-30"
+    assert when(date(2025, 9, 30), "%d/%m/%Y") == "30/09/2025"
+    assert when(None) == "" and when("") == ""
