@@ -127,7 +127,11 @@ def position_history(
     figures = builder.by_currency()
     page_number = _page_number(page.carried)
     here = {"k": page.start_reference, "figures": page.carried.get("figures") or []}
-    next_cursor = page.next_cursor({"figures": [to_carry(f) for f in figures], "page": page_number + 1, "back": here})
+    next_cursor = (
+        page.next_cursor({"figures": [to_carry(f) for f in figures], "page": page_number + 1, "back": here})
+        if page.has_next
+        else None
+    )
     back = page.carried.get("back") if isinstance(page.carried.get("back"), dict) else {}
     # Page 2's previous page is page 1 (no cursor: the template links to it); further back, the
     # reference rebuilds the previous page's cursor (whose own "previous" is then the first page).
