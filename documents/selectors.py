@@ -10,7 +10,8 @@ from typing import Any
 
 from moneyed import Money
 
-from fundportal.domain.figures import Figures, counts, figures_by_currency, is_pending, sum_figures
+from fundportal.domain.entries import counts, is_pending
+from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
 from fundportal.domain.money import format_amount, format_money, format_ratio
 from fundportal.dynamo.entities import CapitalActivity, Document, PositionEntry
 from fundportal.dynamo.keys import POSITION_KINDS, Kind, version_id

@@ -14,7 +14,8 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from documents.selectors import KIND_LABELS
-from fundportal.domain.figures import Figures, FiguresBuilder, counts, percent_called
+from fundportal.domain.entries import counts
+from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
 from fundportal.domain.money import Money, money
 from fundportal.domain.returns import as_percent, irr
 from fundportal.dynamo.entities import PositionEntry

@@ -7,7 +7,8 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .figures import AMOUNT_FIELDS, MIN_AT, Figures, aware
+from .entries import MIN_AT, aware
+from .figures import AMOUNT_FIELDS, Figures
 from .money import currency_code, money
 
 _RANK = ("unfunded_as_of", "unfunded_updated_at", "unfunded_document_id")

@@ -1,19 +1,14 @@
 """Every figure of a position, computed once, here. Rules:
 
-- Cancelled never counts: cancelled entries are shown on pages but never totalled, and never
-  picked as the unfunded commitment.
-- Pending calls and distributions count in "called" and "distributed" and are also reported
-  apart: called = called_settled + called_pending, distributed = distributed_settled +
-  distributed_pending. Every status other than Pending and Cancelled (Completed, Active) is
-  settled.
+- Which entries count and which one is latest: `fundportal.domain.entries` (Cancelled never
+  counts; Pending counts and is also reported apart; latest by as-of date, update time, id).
+- called = called_settled + called_pending, distributed = distributed_settled +
+  distributed_pending.
 - DPI = distributed / called (pending included); DPI (settled) = distributed_settled /
   called_settled. Both are None when the divisor is zero, and are quantized to 0.01 with
   ROUND_HALF_EVEN (195,000 / 1,250,000 = 0.156 -> 0.16x).
 - Unfunded is the amount of the latest non-cancelled unfunded-commitment entry of the
-  currency, not a sum; None when there is none, shown with that entry's as-of date. Latest is
-  the greatest (as_of_date or date.min, updated_at or datetime.min UTC, document_id); naive
-  timestamps are read as UTC, and a full tie keeps the larger amount, so the pick never depends
-  on the order entries arrive in, nor on where a page boundary falls.
+  currency, not a sum; None when there is none, shown with that entry's as-of date.
 - NAV (issue 13) is the amount of the latest non-cancelled NAV entry of the currency, by the
   same "latest" rule as unfunded. RVPI = NAV / called; TVPI = (distributed + NAV) / called
   (pending included, like DPI); both None without a NAV or with nothing called.
@@ -35,66 +30,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Any, Protocol
+from typing import Any
 
 from fundportal.dynamo.keys import Kind
 
+from .entries import CANCELLED, LATEST_KINDS, MIN_AT, PENDING, EntryLike, Rank, UnfundedKey, counts, rank
 from .money import Money, checked_amount, currency_code, known_money, money
 
-PENDING = "Pending"
-CANCELLED = "Cancelled"
-SETTLED = ("Completed", "Active")  # the known settled statuses; any status but Pending/Cancelled settles
 _CENT = Decimal("0.01")
 _TENTH = Decimal("0.1")
-MIN_AT = datetime.min.replace(tzinfo=UTC)
 _ZEROS = (Decimal(0),) * 4
 # The kinds `FiguresBuilder.add` tells apart, looked up once (`Kind.X` is a descriptor call on
 # Python 3.11, ~0.1 µs, and `add` runs per entry of every page).
 _CALL, _DISTRIBUTION, _UNFUNDED, _NAV = Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV
 
-UnfundedKey = tuple[date, datetime, str]
-
-
-Rank = tuple[UnfundedKey, Decimal]  # (latest key, amount) of an unfunded or NAV entry
-LATEST_KINDS = (Kind.UNFUNDED_COMMITMENT, Kind.NAV)  # kinds whose figure is the latest entry, not a sum
-
-
-class EntryLike(Protocol):
-    """What the figures read from a position entry (`fundportal.dynamo.entities.PositionEntry`)."""
-
-    @property
-    def kind(self) -> Kind: ...
-    @property
-    def amount(self) -> Decimal: ...
-    @property
-    def currency(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def document_id(self) -> str: ...
-    @property
-    def as_of_date(self) -> date | None: ...
-    @property
-    def updated_at(self) -> datetime | None: ...
-    @property
-    def flow_date(self) -> date | None: ...
-
-
-def counts(status: str) -> bool:
-    """Whether an entry with this status counts in any figure (False only for Cancelled)."""
-    return status != CANCELLED
-
-
-def is_pending(status: str) -> bool:
-    """Pending calls/distributions count, and are also reported apart."""
-    return status == PENDING
-
-
-def is_settled(status: str) -> bool:
-    """Every status other than Pending and Cancelled is settled."""
-    return status != PENDING and status != CANCELLED
 
 
 def ratio(numerator: Money, denominator: Money) -> Decimal | None:
@@ -105,27 +56,6 @@ def ratio(numerator: Money, denominator: Money) -> Decimal | None:
     if not denominator.amount:
         return None
     return (numerator.amount / denominator.amount).quantize(_CENT, rounding=ROUND_HALF_EVEN)
-
-
-def aware(at: datetime | None) -> datetime:
-    """`at` with a time zone (naive = UTC); the earliest instant for None."""
-    return MIN_AT if at is None else at if at.tzinfo is not None else at.replace(tzinfo=UTC)
-
-
-def _rank(entry: EntryLike) -> tuple[UnfundedKey, Decimal]:
-    """Which unfunded entry is latest: its key, then (full ties only) the larger amount."""
-    return (entry.as_of_date or date.min, aware(entry.updated_at), entry.document_id), entry.amount
-
-
-def latest_unfunded(entries: Iterable[EntryLike]) -> EntryLike | None:
-    """The latest non-cancelled unfunded-commitment entry (rule in the module docstring), or None."""
-    return latest(entries, Kind.UNFUNDED_COMMITMENT)
-
-
-def latest(entries: Iterable[EntryLike], kind: Kind) -> EntryLike | None:
-    """The latest non-cancelled entry of `kind` (unfunded commitment or NAV), or None."""
-    found = (e for e in entries if e.kind is kind and counts(e.status))
-    return max(found, key=_rank, default=None)
 
 
 def percent_called(called: Money, commitment: Money | None) -> Decimal | None:
@@ -277,9 +207,9 @@ class FiguresBuilder:
             if self._flows is not None:
                 self._flow(code, entry, 1, amount)
         elif kind is _UNFUNDED:
-            self._offer_unfunded(code, _rank(entry))
+            self._offer_unfunded(code, rank(entry))
         elif kind is _NAV:
-            self._offer(self._nav, code, _rank(entry))
+            self._offer(self._nav, code, rank(entry))
         else:
             raise ValueError(f"{kind} is not a position entry")
 
@@ -294,7 +224,7 @@ class FiguresBuilder:
         kind = entry.kind
         if kind in LATEST_KINDS:
             latest = self._unfunded if kind is Kind.UNFUNDED_COMMITMENT else self._nav
-            if latest.get(code) == _rank(entry):
+            if latest.get(code) == rank(entry):
                 del latest[code]
                 return kind
             return None
@@ -315,7 +245,7 @@ class FiguresBuilder:
         latest = self._unfunded if kind is Kind.UNFUNDED_COMMITMENT else self._nav
         for entry in entries:
             if entry.kind is kind and counts(entry.status):
-                self._offer(latest, money(entry.amount, entry.currency).currency.code, _rank(entry))
+                self._offer(latest, money(entry.amount, entry.currency).currency.code, rank(entry))
 
     # --- the builder's state (the position register stores it; `restore` is the inverse) ---
 

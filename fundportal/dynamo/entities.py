@@ -1,17 +1,16 @@
 """Domain entities, each declared once: its fields, the DynamoDB attribute each is stored in,
 its defaults, and the indexes it belongs to. `to_item` / `from_item` are derived from that
-declaration (`Stored` fields), and every write goes through `to_item`, which recomputes the
-index keys from the entity's own fields, so an index key can never drift from its data.
+declaration (`stored(...)` fields: `fundportal.dynamo.fields`), and every write goes through
+`to_item`, which recomputes the index keys from the entity's own fields, so an index key can
+never drift from its data.
 Index attribute names come from the one schema definition (`schema.TABLE`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from functools import cache
 from typing import Any, ClassVar
 
 from moneyed import Money
@@ -19,8 +18,20 @@ from moneyed import Money
 from fundportal.domain.money import CURRENCIES, money
 
 from . import keys
+from .fields import (
+    DATE,
+    DATETIME,
+    INTEGER,
+    NUMBER,
+    OPTIONAL_TEXT,
+    TEXT,
+    decode_fields,
+    encode_fields,
+    index_attributes,
+    stored,
+)
 from .keys import Kind
-from .schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
+from .schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 __all__ = ["CURRENCIES"]
 
@@ -43,79 +54,6 @@ ENTRY_STATUSES = ("Pending", "Completed", "Active", "Cancelled")
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
-
-
-# --- how a field is stored ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Codec:
-    encode: Callable[[Any], Any]
-    decode: Callable[[Any], Any]
-
-
-def _iso(value: date | datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-TEXT = Codec(_same, _same)
-OPTIONAL_TEXT = Codec(lambda v: v or None, lambda v: v or "")
-NUMBER = Codec(_same, _same)  # Decimal in, Decimal out (the serializer never makes floats)
-INTEGER = Codec(_same, int)
-DATE = Codec(_iso, lambda v: date.fromisoformat(v) if v else None)
-DATETIME = Codec(_iso, lambda v: datetime.fromisoformat(v) if v else None)
-
-
-def stored(attribute: str, codec: Codec = TEXT, default: Any = None) -> Any:
-    """A dataclass field kept in DynamoDB attribute `attribute` (its default stated here only)."""
-    return field(default=default, metadata={"attribute": attribute, "codec": codec})
-
-
-@cache
-def _stored_fields(cls: type) -> tuple[tuple[str, str, Codec, Any], ...]:
-    """(field name, attribute, codec, default) for every stored field of `cls`."""
-    return tuple(
-        (f.name, f.metadata["attribute"], f.metadata["codec"], f.default)
-        for f in fields(cls)
-        if "attribute" in f.metadata
-    )
-
-
-@cache
-def _decoders(cls: type) -> tuple[tuple[str, str, Callable[[Any], Any] | None, Any], ...]:
-    """`_stored_fields` for reading: (field name, attribute, decode or None for a value kept as
-    read, default). A Query decodes every field of every item (3,000 items for a 1,000-position
-    document): most fields are text, whose decode would be a call returning its argument."""
-    return tuple(
-        (name, attribute, None if codec.decode is _same else codec.decode, default)
-        for name, attribute, codec, default in _stored_fields(cls)
-    )
-
-
-def _encode(entity: Any) -> dict[str, Any]:
-    item = {}
-    for name, attribute, codec, _ in _stored_fields(type(entity)):
-        value = codec.encode(getattr(entity, name))
-        if value is not None:
-            item[attribute] = value
-    return item
-
-
-def _decode(cls: type, item: dict[str, Any]) -> dict[str, Any]:
-    values = {}
-    for name, attribute, decode, default in _decoders(cls):
-        raw = item.get(attribute)
-        values[name] = default if raw is None else raw if decode is None else decode(raw)
-    return values
-
-
-def _index_attributes(index_name: str, pk: str, sk: str) -> dict[str, str]:
-    index = TABLE.index(index_name)
-    return {index.pk: pk, index.sk: sk}
 
 
 # --- entities -------------------------------------------------------------------------------------
@@ -169,7 +107,7 @@ class Versioned:
             "SK": self.sk,
             "EntityType": self.KIND.entity_type,
             "Version": self.version,
-            **_encode(self),
+            **encode_fields(self),
             **self.index_keys(),
         }
 
@@ -181,7 +119,7 @@ class Versioned:
             latest=parsed.latest,
             version_date=parsed.version_date,
             version_revision=parsed.revision,
-            **_decode(cls, item),
+            **decode_fields(cls, item),
         )
 
     def superseded(self, on: date) -> Any:
@@ -210,9 +148,9 @@ class Document(Versioned):
         """Current documents only: the entity index, and the month index when dated (sparse)."""
         if not self.latest:
             return {}
-        attributes = _index_attributes(ENTITY_INDEX, *keys.entity_index_keys(Kind.DOCUMENT, self.document_id))
+        attributes = index_attributes(ENTITY_INDEX, *keys.entity_index_keys(Kind.DOCUMENT, self.document_id))
         if self.as_of_date:
-            attributes.update(_index_attributes(MONTH_INDEX, *keys.month_index_keys(self.as_of_date, self.document_id)))
+            attributes.update(index_attributes(MONTH_INDEX, *keys.month_index_keys(self.as_of_date, self.document_id)))
         return attributes
 
 
@@ -274,8 +212,8 @@ class PositionEntry:
     def index_keys(self) -> dict[str, str]:
         """Every entry is in the entity index and the position index."""
         return {
-            **_index_attributes(ENTITY_INDEX, *keys.entity_index_keys(self.KIND, self.document_id, self.position_id)),
-            **_index_attributes(
+            **index_attributes(ENTITY_INDEX, *keys.entity_index_keys(self.KIND, self.document_id, self.position_id)),
+            **index_attributes(
                 POSITION_INDEX, *keys.position_index_keys(self.KIND, self.position_id, self.document_id)
             ),
         }
@@ -286,14 +224,14 @@ class PositionEntry:
             "SK": self.sk,
             "EntityType": self.KIND.entity_type,
             "Version": LATEST,
-            **_encode(self),
+            **encode_fields(self),
             **self.index_keys(),
         }
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> PositionEntry:
         entry_cls = ENTRY_CLASSES[Kind.from_entity_type(item["EntityType"])]
-        return entry_cls(document_id=item["PK"], **_decode(entry_cls, item))
+        return entry_cls(document_id=item["PK"], **decode_fields(entry_cls, item))
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,7 +343,7 @@ class AuditEntry:
     token: str = ""
 
     def to_item(self) -> dict[str, Any]:
-        item = _encode(replace(self, changes={k: _jsonable(v) for k, v in (self.changes or {}).items()}))
+        item = encode_fields(replace(self, changes={k: _jsonable(v) for k, v in (self.changes or {}).items()}))
         return {
             "PK": keys.audit_pk(self.document_id),
             "SK": keys.audit_sk(self.at.isoformat(timespec="microseconds"), self.token),
@@ -415,7 +353,7 @@ class AuditEntry:
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> AuditEntry:
-        values = _decode(cls, item)
+        values = decode_fields(cls, item)
         values["changes"] = values["changes"] or {}
         return cls(**values, token=keys.parse_audit_sk(item["SK"])[1])
 

@@ -27,7 +27,8 @@ from fundportal.domain.money import money
 from fundportal.domain.returns import irr
 
 from . import keys
-from .entities import DATETIME, INTEGER, NUMBER, OPTIONAL_TEXT, TEXT, AuditEntry, Codec, _decode, _encode, stored
+from .entities import AuditEntry
+from .fields import DATETIME, INTEGER, NUMBER, OPTIONAL_TEXT, TEXT, Codec, decode_fields, encode_fields, stored
 from .schema import ENTITY_INDEX, INVESTOR_INDEX, POSITION_INDEX, TABLE
 
 REGISTER_TYPE = "PositionRegister"
@@ -176,7 +177,7 @@ class PositionRegister:
     # --- items ---
 
     def _attributes(self) -> dict[str, Any]:
-        return _encode(self)
+        return encode_fields(self)
 
     def to_item(self) -> dict[str, Any]:
         return {
@@ -191,7 +192,7 @@ class PositionRegister:
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> PositionRegister:
-        return cls(**_decode(cls, item))
+        return cls(**decode_fields(cls, item))
 
 
 def is_register_item(item: dict[str, Any]) -> bool:

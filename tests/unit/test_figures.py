@@ -9,18 +9,8 @@ from decimal import Decimal
 import pytest
 
 from fundportal.domain.carry import from_carry, to_carry
-from fundportal.domain.figures import (
-    CANCELLED,
-    PENDING,
-    SETTLED,
-    Figures,
-    FiguresBuilder,
-    counts,
-    figures_by_currency,
-    is_pending,
-    latest_unfunded,
-    ratio,
-)
+from fundportal.domain.entries import CANCELLED, PENDING, SETTLED, counts, is_pending, latest_unfunded
+from fundportal.domain.figures import Figures, FiguresBuilder, figures_by_currency, ratio
 from fundportal.domain.money import money, zero
 from fundportal.dynamo.keys import Kind
 
