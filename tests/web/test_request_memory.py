@@ -8,6 +8,7 @@ import gc
 import weakref
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.template import TemplateDoesNotExist, engines
 from django.test import RequestFactory
 
@@ -42,6 +43,19 @@ def test_a_rendered_pages_context_is_freed_without_the_garbage_collector(no_coll
     assert "the page&#x27;s data" in html
     del row
     assert alive() is None  # Django's make_context alone would keep it in a cycle until a collection
+
+
+def test_a_jinja2_page_in_the_layout_frees_its_context_without_the_garbage_collector(no_collector):
+    source = '{% extends "layout.html" %}{% block content %}{{ row.text }}{% endblock %}'
+    template = engines["jinja2"].from_string(source)  # the document and position pages' engine
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    row = Row("the page's data")
+    alive = weakref.ref(row)
+    html = template.render({"row": row}, request)
+    assert "the page&#39;s data" in html
+    del row
+    assert alive() is None
 
 
 def test_the_backend_renders_like_djangos_own():
