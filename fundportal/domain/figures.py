@@ -47,7 +47,6 @@ _ZEROS = (Decimal(0),) * 4
 _CALL, _DISTRIBUTION, _UNFUNDED, _NAV = Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV
 
 
-
 def ratio(numerator: Money, denominator: Money) -> Decimal | None:
     """The one division, to 0.01 half-even; None for a zero divisor; TypeError across currencies."""
     # Currencies are py-moneyed's registry singletons: the identity test settles almost every call.
