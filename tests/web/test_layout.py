@@ -6,19 +6,17 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
-from decimal import Decimal
 
 import pytest
 from django.contrib import messages
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.cache import SessionStore
 from django.template import TemplateSyntaxError, engines
-from django.template.defaultfilters import floatformat
 from django.test import RequestFactory
 from django.views.defaults import server_error
 
 from documents.views import DocumentDetailView
-from fundportal.jinja2 import one_decimal, when
+from fundportal.jinja2 import when
 
 pytestmark = pytest.mark.django_db
 
@@ -99,14 +97,6 @@ def test_a_django_page_overrides_the_layout_blocks_as_usual():
 def test_the_layout_tag_holds_only_blocks(source):
     with pytest.raises(TemplateSyntaxError):
         engines["django"].from_string(source)
-
-
-FOOTER_FIGURES = [0.0, 0.05, 0.25, 1.5, 2.45, 12.349, 12.35, 1234.95, 3, Decimal("7.25"), 10**6 + 0.05]
-
-
-@pytest.mark.parametrize("value", FOOTER_FIGURES)
-def test_one_decimal_reads_like_djangos_floatformat(value):
-    assert one_decimal(value) == floatformat(value, 1)
 
 
 def test_when_writes_dates_like_strftime():
