@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint venv dynamodb-local chromium pdf-libs check-deploy clean
+.PHONY: run test bench lint typecheck venv dynamodb-local chromium pdf-libs check-deploy clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,10 @@ pdf-libs:
 run: $(STAMP) dynamodb-local pdf-libs
 	@bash scripts/run.sh
 
-test: $(STAMP) dynamodb-local chromium pdf-libs
-	$(PY) -m ruff check .
+# The typed floors: the domain, the store and the services (mypy.ini; django-stubs, boto3-stubs).
+MYPY_TARGETS := fundportal/domain fundportal/dynamo documents/services.py positions/services.py imports/services.py imports/writing.py
+
+test: $(STAMP) dynamodb-local chromium pdf-libs lint typecheck
 	DJANGO_SETTINGS_MODULE=fundportal.settings.production DJANGO_SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))') \
 		$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -40,6 +42,9 @@ bench: $(STAMP) dynamodb-local
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+
+typecheck: $(STAMP)
+	$(PY) -m mypy $(MYPY_TARGETS)
 
 clean:
 	rm -rf $(VENV) var/static .pytest_cache
