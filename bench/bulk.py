@@ -34,7 +34,7 @@ SEED_DEMO, LAYER, RAW = (
 def _synthetic(documents: int) -> tuple[Callable[[], list[dict[str, Any]]], Callable[[str], None]] | None:
     """(items, loader) using seed_demo's synthetic mode, or None if it is not available."""
     try:
-        from fundportal.dynamo.synthetic import SyntheticSpec, generate
+        from fundportal.ops.synthetic import SyntheticSpec, generate
     except ImportError:
         return None
     spec = SyntheticSpec(documents=documents, positions=POSITIONS, versions=VERSIONS)

@@ -6,7 +6,7 @@ from django import forms
 
 from fundportal.dynamo import keys
 from fundportal.dynamo.errors import InvalidId
-from fundportal.dynamo.explorer import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from fundportal.ops.explorer import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 
 
 def _id_field(label: str, required: bool = False) -> forms.CharField:

@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.generic import TemplateView
 
-from fundportal import patterns
-from fundportal.dynamo import explorer, tables
+from fundportal.dynamo import tables
 from fundportal.dynamo.errors import BadCursor, InvalidId, NotFound
 from fundportal.dynamo.instrumentation import page_log
 from fundportal.dynamo.schema import TABLE
+from fundportal.ops import access_patterns, explorer
 
 from .forms import ExplorerForm, PatternRunForm, RequestLogForm
 
@@ -135,7 +135,7 @@ class TableView(DashboardView):
 
 class PatternsView(DashboardView):
     """The catalog, and every read pattern run live against a document and position
-    (`patterns.run_patterns`, the code behind `manage.py access_patterns`). Write patterns are
+    (`access_patterns.run_patterns`, the code behind `manage.py access_patterns`). Write patterns are
     listed catalog-only: a page view never writes."""
 
     title = "Access patterns"
@@ -143,12 +143,12 @@ class PatternsView(DashboardView):
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         form = PatternRunForm(request.GET or None, initial={"document": "DOC001", "position": "POSITION_1"})
-        context: dict[str, Any] = {"form": form, "catalog": patterns.CATALOG}
+        context: dict[str, Any] = {"form": form, "catalog": access_patterns.CATALOG}
         status = 200
         if form.is_bound and form.is_valid():
             data = form.cleaned_data
             try:
-                results = patterns.run_patterns(data["document"], data["position"])
+                results = access_patterns.run_patterns(data["document"], data["position"])
             except InvalidId as error:
                 form.add_error(None, error.user_message)
                 status = 400

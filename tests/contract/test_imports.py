@@ -16,9 +16,9 @@ from documents.services import document_create, entry_record
 from fundportal.domain.figures import figures_by_currency
 from fundportal.dynamo.entities import CapitalCall, Document, NetAssetValue
 from fundportal.dynamo.errors import NotFound
-from fundportal.dynamo.register_maintenance import verify_positions
 from fundportal.dynamo.repositories.imports import ImportRepository
 from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.ops.register_repair import verify_positions
 from imports import writing
 from imports.services import ImportConflict, import_apply, import_prepare
 from tests.notices import csv_bytes, notice_rows, row

@@ -16,7 +16,7 @@ from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import Collector, PageLogBuffer, RequestRecord, collect
 from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.schema import POSITION_INDEX
-from fundportal.dynamo.testing import assert_dynamodb_requests
+from tests.request_counts import assert_dynamodb_requests
 
 
 def test_collector_records_operation_index_items_units_and_ms(sample, repo, positions):

@@ -16,9 +16,9 @@ from fundportal.dynamo import tables
 from fundportal.dynamo.entities import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
 from fundportal.dynamo.gateway import call
 from fundportal.dynamo.keys import Kind
-from fundportal.dynamo.register_maintenance import verify_positions
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.dynamo.schema import POSITION_INDEX, TABLE
+from fundportal.ops.register_repair import verify_positions
 from positions.services import PositionMismatch
 
 pytestmark = pytest.mark.django_db

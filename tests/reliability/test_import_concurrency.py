@@ -13,8 +13,8 @@ import pytest
 
 from documents import selectors, services
 from fundportal.dynamo.entities import CapitalCall, Document, NetAssetValue
-from fundportal.dynamo.register_maintenance import verify_positions
 from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.ops.register_repair import verify_positions
 from imports.services import import_apply, import_prepare
 from tests.notices import csv_bytes, notice_rows
 

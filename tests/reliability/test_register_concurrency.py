@@ -13,8 +13,8 @@ from django.core.management import call_command
 from documents import services
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.dynamo.entities import CapitalCall, Distribution, Document, NetAssetValue
-from fundportal.dynamo.register_maintenance import verify_positions
 from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.ops.register_repair import verify_positions
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
 

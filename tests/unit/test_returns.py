@@ -153,7 +153,7 @@ def test_synthetic_positions_are_coherent_with_their_commitments():
     """seed_demo's synthetic data (issue 13): several funds and investors, a register per position
     with its commitment, NAV statements, and called <= commitment."""
     from fundportal.dynamo.register import PositionRegister
-    from fundportal.dynamo.synthetic import SyntheticSpec, generate
+    from fundportal.ops.synthetic import SyntheticSpec, generate
 
     spec = SyntheticSpec(documents=24, positions=5, versions=0, funds=3, seed=7)
     items = list(generate(spec))

@@ -15,13 +15,12 @@ from django.core.management.base import CommandError
 from fundportal.dynamo import NotFound
 from fundportal.dynamo.entities import ENTRY_STATUSES, entity_from_item
 from fundportal.dynamo.gateway import call
-from fundportal.dynamo.maintenance import INDEX_ATTRIBUTES
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.schema import TABLE, describe_differences
 from fundportal.dynamo.serialization import from_item
-from fundportal.dynamo.synthetic import SyntheticSpec, generate
 from fundportal.dynamodb_local import free_port
-from fundportal.patterns import CATALOG
+from fundportal.ops.maintenance import INDEX_ATTRIBUTES
+from fundportal.ops.synthetic import SyntheticSpec, generate
 
 FUND_TYPES = {"Document", "CapitalActivity", "CapitalCall", "Distribution", "UnfundedCommitment"}
 
@@ -54,12 +53,6 @@ def single_line_error(excinfo) -> str:
 
 
 # --- access_patterns ---------------------------------------------------------------------------
-
-
-def test_catalog_lists_the_twelve_patterns_of_the_design():
-    assert [p.number for p in CATALOG] == list(range(1, 13))
-    assert "overview" in CATALOG[0].name
-    assert [p.number for p in CATALOG if p.writes] == [10, 11, 12]
 
 
 def test_access_patterns_json_one_request_for_overview_and_position_and_no_scan(sample):

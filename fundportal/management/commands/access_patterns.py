@@ -10,7 +10,7 @@ from rich.table import Table
 
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console
-from fundportal.patterns import PatternResult, run_patterns
+from fundportal.ops.access_patterns import PatternResult, run_patterns
 
 
 class Command(PipeSafeMixin, DynamoCommand):

@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from fundportal.dynamo import tables
-from fundportal.dynamo.maintenance import ResumeFile, backfill_indexes
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
+from fundportal.ops.maintenance import ResumeFile, backfill_indexes
 
 
 class Command(DynamoCommand):

@@ -13,11 +13,11 @@ from fundportal.dynamo import tables
 from fundportal.dynamo.entities import MonthCatalogEntry, search_items_of_item
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.repositories.document_list import DocumentListRepository
-from fundportal.dynamo.sample import sample_entities, sample_items, sample_register_items
-from fundportal.dynamo.synthetic import BY as SYNTHETIC_BY
-from fundportal.dynamo.synthetic import SyntheticSpec, generate, item_size
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
+from fundportal.ops.sample import sample_entities, sample_items, sample_register_items
+from fundportal.ops.synthetic import BY as SYNTHETIC_BY
+from fundportal.ops.synthetic import SyntheticSpec, generate, item_size
 
 
 def _positive(value: str) -> int:

@@ -7,9 +7,9 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from fundportal.dynamo import tables
-from fundportal.dynamo.register_maintenance import verify_positions
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
+from fundportal.ops.register_repair import verify_positions
 
 
 class Command(DynamoCommand):

@@ -27,13 +27,14 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from documents import services
-from fundportal.dynamo import keys, maintenance
+from fundportal.dynamo import keys
 from fundportal.dynamo.entities import CapitalCall, Document
 from fundportal.dynamo.errors import NotFound
 from fundportal.dynamo.instrumentation import Collector, collect
 from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
+from fundportal.ops import maintenance
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -17,17 +17,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fundportal.domain.figures import FiguresBuilder
-
-from . import keys
-from .entities import PositionEntry
-from .errors import TransactionCancelled
-from .gateway import TableGateway
-from .keys import POSITION_KINDS, Kind
-from .register import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
-from .repositories.documents import REQUEST_TOKEN
-from .repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
-from .repositories.register import RegisterRepository, RegisterWrite
-from .schema import INVESTOR_INDEX, TABLE
+from fundportal.dynamo import keys
+from fundportal.dynamo.entities import PositionEntry
+from fundportal.dynamo.errors import TransactionCancelled
+from fundportal.dynamo.gateway import TableGateway
+from fundportal.dynamo.keys import POSITION_KINDS, Kind
+from fundportal.dynamo.register import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
+from fundportal.dynamo.repositories.documents import REQUEST_TOKEN
+from fundportal.dynamo.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
+from fundportal.dynamo.repositories.register import RegisterRepository, RegisterWrite
+from fundportal.dynamo.schema import INVESTOR_INDEX, TABLE
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from .entities import CapitalActivity, CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.dynamo.entities import CapitalActivity, CapitalCall, Distribution, Document, UnfundedCommitment
 
 FUND = "FUND_A"
 POSITIONS = {"POSITION_1": "INVESTOR_1", "POSITION_2": "INVESTOR_2"}
@@ -107,9 +107,8 @@ SAMPLE_COMMITMENTS = {"POSITION_1": Decimal(2_000_000), "POSITION_2": Decimal(1_
 
 def sample_registers() -> list[Any]:
     from fundportal.domain.figures import FiguresBuilder
-
-    from .entities import PositionEntry
-    from .register import PositionRegister
+    from fundportal.dynamo.entities import PositionEntry
+    from fundportal.dynamo.register import PositionRegister
 
     registers = []
     for position_id, investor_id in POSITIONS.items():
@@ -133,6 +132,6 @@ def sample_registers() -> list[Any]:
 
 def sample_register_items() -> list[dict[str, Any]]:
     """The registers and FUND_A's catalog entry (3 items)."""
-    from .register import FundCatalogEntry
+    from fundportal.dynamo.register import FundCatalogEntry
 
     return [*(r.to_item() for r in sample_registers()), FundCatalogEntry(FUND).to_item()]

@@ -34,8 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from fundportal.domain.figures import FiguresBuilder
-
-from .entities import (
+from fundportal.dynamo.entities import (
     CapitalActivity,
     CapitalCall,
     Distribution,
@@ -44,8 +43,8 @@ from .entities import (
     PositionEntry,
     UnfundedCommitment,
 )
-from .register import FundCatalogEntry, PositionRegister
-from .repositories.documents import document_items
+from fundportal.dynamo.register import FundCatalogEntry, PositionRegister
+from fundportal.dynamo.repositories.documents import document_items
 
 CENT = Decimal("0.01")
 MONTHS_SPREAD = 24

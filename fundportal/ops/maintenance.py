@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import keys
-from .client import table_name
-from .entities import entity_from_item, search_items_of_item
-from .errors import ConditionFailed
-from .gateway import Condition, TableGateway
+from fundportal.dynamo import keys
+from fundportal.dynamo.client import table_name
+from fundportal.dynamo.entities import entity_from_item, search_items_of_item
+from fundportal.dynamo.errors import ConditionFailed
+from fundportal.dynamo.gateway import Condition, TableGateway
 
 # Index attributes an entity's to_item() derives from its own fields.
 INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK")
