@@ -1,8 +1,9 @@
 """Server-side SVG chart of cumulative called vs distributed capital (no JavaScript).
 
-The tag computes only data (a frozen view model); ``templates/jinja2/charts/cumulative.html``
-renders the ``<svg>`` from it with autoescaped (Jinja2) template markup. Amounts stay Decimal; only pixel
-positions are computed from them (quantized to 0.1).
+`build_chart` computes only data (a frozen view model); ``templates/jinja2/charts/cumulative.html``
+renders the ``<svg>`` from it with autoescaped template markup (pages include it with
+`chart=build_chart(...)`). Amounts stay Decimal; only pixel positions are computed from them
+(quantized to 0.1).
 """
 
 from __future__ import annotations
@@ -11,15 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
-from django import template
-
-from .jinja import render_jinja
-
-register = template.Library()
-
-TEMPLATE = "charts/cumulative.html"
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 84, 24, 20, 56
 SERIES = (("called", "Called (paid-in)", "#1f5fa8"), ("distributed", "Distributed", "#1e7a3c"))
@@ -206,27 +199,3 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
         dots=dots,
         legend=legend,
     )
-
-
-class ChartNode(template.Node):
-    def __init__(self, args: list[Any]) -> None:
-        self.args = args
-
-    def render(self, context: template.Context) -> str:
-        return cumulative_chart(*(arg.resolve(context) for arg in self.args))
-
-
-@register.tag("cumulative_chart")
-def cumulative_chart_tag(parser: template.base.Parser, token: template.base.Token) -> ChartNode:
-    """``{% cumulative_chart points currency [chart_id] %}``: an accessible step chart of
-    cumulative called and distributed capital over time; renders nothing for no points."""
-    bits = token.split_contents()[1:]
-    if not 1 <= len(bits) <= 3:
-        raise template.TemplateSyntaxError("{% cumulative_chart points [currency [chart_id]] %}")
-    return ChartNode([parser.compile_filter(bit) for bit in bits])
-
-
-def cumulative_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart") -> str:
-    """The chart's SVG markup, rendered (autoescaped) by its Jinja2 template; "" without points.
-    Jinja templates include the template itself with `chart=build_chart(...)`."""
-    return render_jinja(TEMPLATE, {"chart": build_chart(points, currency, chart_id)})
