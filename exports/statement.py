@@ -1,7 +1,7 @@
 """The capital account statement of a position (`/positions/<pos>/statement.pdf?as_of=`): its
 entries up to a date, read like the position page (one Query on GSI_Position_Document, all
 pages) with the same accumulator (`FiguresBuilder`), the register's commitment (issue 13) and
-the same IRR function (`fundportal.domain.returns.irr`). Rendered from a Django template to PDF
+the same IRR function (`fundportal.domain.returns.irr`). Rendered from a Jinja2 template to PDF
 with WeasyPrint."""
 
 from __future__ import annotations

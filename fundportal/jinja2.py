@@ -1,23 +1,19 @@
-"""The Jinja2 environment of the templates under `templates/jinja2/` (the layout, the document
-and position pages, the fragments other pages include with `{% jinja %}`): the same filters as
-the Django templates use, so a figure is shown the same way whichever engine renders it."""
+"""The Jinja2 environment of the project's page templates (`templates/jinja2/`: the layout and
+every page, error page and fragment); its filters and functions: `when` and `url` here, the
+others in fundportal/jinja_globals.py."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Any
 
-from django.template.defaultfilters import floatformat, pluralize
-from django.templatetags.static import static
 from django.utils import timezone
 from jinja2 import Environment
 from jinja2.compiler import CodeGenerator
 from markupsafe import _escape_inner  # the routine markupsafe's escape() uses (C, else Python)
 
-from fundportal.templatetags.charts import build_chart
-from fundportal.templatetags.money import money, multiple
+from fundportal import jinja_globals
 from fundportal.viewmodels import memo_reverse
-from funds.templatetags.fund_figures import percent
 
 ISO_DATE = "%Y-%m-%d"
 
@@ -76,8 +72,7 @@ class PortalEnvironment(Environment):
 def environment(**options: Any) -> Environment:
     options.pop("autoescape", None)  # always on, whatever the settings say
     env = PortalEnvironment(autoescape=True, **options)
-    env.filters.update(
-        money=money, multiple=multiple, percent=percent, when=when, pluralize=pluralize, floatformat=floatformat
-    )
-    env.globals.update(url=url, static=static, build_chart=build_chart)
+    env.filters.update(when=when)
+    env.globals.update(url=url)
+    jinja_globals.install(env)
     return env

@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from documents.selectors import EntryCell, cells
+from fundportal.charts import ChartPoint
 from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.figures import Figures, FiguresBuilder
 from fundportal.dynamo.entities import PositionEntry
@@ -18,7 +19,6 @@ from fundportal.dynamo.keys import POSITION_KINDS, Kind
 from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories import PositionRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
-from fundportal.templatetags.charts import ChartPoint
 from fundportal.viewmodels import memo_reverse
 from funds.selectors import PositionLine, position_lines
 

@@ -54,29 +54,14 @@ MIDDLEWARE = [
 ROOT_URLCONF = "fundportal.urls"
 WSGI_APPLICATION = "fundportal.wsgi.application"
 
-# What the one layout (templates/jinja2/layout.html) reads, for pages of either engine.
-LAYOUT_CONTEXT_PROCESSORS = [
-    "django.contrib.auth.context_processors.auth",
-    "django.contrib.messages.context_processors.messages",
-    "fundportal.context_processors.dynamodb_footer",
-    "fundportal.context_processors.layout_urls",
-]
+# Every page of the portal (the layout, lists, forms, error pages, the login and lockout pages,
+# the PDF statement) is a compiled Jinja2 template under templates/jinja2/, found first: Django's
+# language resolves each `{{ row.x }}` at run time (about 5 µs a variable; a 100-position
+# document has ~3,600 of them). Undefined names raise, so a typo fails the tests. Filters and
+# functions: fundportal/jinja2.py and fundportal/jinja_globals.py. (The backend itself adds
+# `request`, `csrf_token` and `csrf_input`.)
+# Django's admin keeps Django's own engine: templates/admin/ extends admin/base_site.html.
 TEMPLATES = [
-    {
-        "BACKEND": "fundportal.template_backend.DjangoTemplates",
-        "NAME": "django",  # the alias Django gives its own backend
-        "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
-        "OPTIONS": {
-            "context_processors": ["django.template.context_processors.request", *LAYOUT_CONTEXT_PROCESSORS],
-        },
-    },
-    # The pages with long tables (the document and position pages, the layout, fund/investor rows,
-    # the chart) are compiled Jinja2 templates: Django's language resolves each `{{ row.x }}` at run
-    # time, about 5 µs a variable, and a 100-position document has ~3,600 of them. The document and
-    # position views render with this engine (`template_engine`); other pages include fragments
-    # with `{% jinja "name" %}` (fundportal/templatetags/jinja.py). Undefined names raise, so a
-    # typo fails the tests. (The backend itself adds `request`, `csrf_token` and `csrf_input`.)
     {
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
@@ -84,9 +69,27 @@ TEMPLATES = [
         "APP_DIRS": False,
         "OPTIONS": {
             "environment": "fundportal.jinja2.environment",
-            "context_processors": LAYOUT_CONTEXT_PROCESSORS,
+            "context_processors": [
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "fundportal.context_processors.dynamodb_footer",
+                "fundportal.context_processors.layout_urls",
+            ],
             "undefined": jinja2.StrictUndefined,
             "autoescape": True,
+        },
+    },
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "NAME": "django",  # the alias Django gives its own backend
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
         },
     },
 ]

@@ -1,4 +1,5 @@
-"""The cumulative chart tag: data computed in Python, the <svg> rendered by its (Jinja2) template."""
+"""The cumulative chart: data computed in Python (fundportal/charts.py), the <svg> rendered by its
+Jinja2 template as the position page includes it."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
-from django.template import Context, Engine, Template
+from django.template import engines
 
-from fundportal.templatetags.charts import ChartPoint, build_chart, compact
+from fundportal.charts import ChartPoint, build_chart, compact
 
 TWO_POINTS = [
     ChartPoint(date(2025, 9, 30), Decimal(500000), Decimal(75000)),
@@ -18,17 +18,14 @@ TWO_POINTS = [
 ]
 
 
-# Only the charts library and the project's template dirs: the default engine imports every
-# installed tag library up front, so an unrelated broken one must not fail these tests.
-ENGINE = Engine(dirs=settings.TEMPLATES[0]["DIRS"], libraries={"charts": "fundportal.templatetags.charts"})
-
-
-def render(source: str, **context) -> str:
-    return Template("{% load charts %}" + source, engine=ENGINE).render(Context(context))
+def render(arguments: str, **context) -> str:
+    """The chart of `build_chart(<arguments>)` as a page includes it."""
+    source = f'{{% with chart = build_chart({arguments}) %}}{{% include "charts/cumulative.html" %}}{{% endwith %}}'
+    return engines["jinja2"].from_string(source).render(context)
 
 
 def test_two_points_render_an_accessible_svg_with_both_series():
-    svg = render("{% cumulative_chart points 'USD' %}", points=TWO_POINTS)
+    svg = render("points, 'USD'", points=TWO_POINTS)
     assert svg.startswith('<svg class="chart" viewBox="0 0 720 280" preserveAspectRatio="xMidYMid meet" role="img"')
     assert svg.endswith("</svg>")
     assert 'aria-labelledby="chart-title chart-desc"' in svg
@@ -49,7 +46,7 @@ def test_two_points_render_an_accessible_svg_with_both_series():
 
 
 def test_chart_id_makes_ids_unique_per_chart():
-    svg = render("{% cumulative_chart points 'JPY' 'chart-jpy' %}", points=TWO_POINTS)
+    svg = render("points, 'JPY', 'chart-jpy'", points=TWO_POINTS)
     assert 'aria-labelledby="chart-jpy-title chart-jpy-desc"' in svg
     assert '<title id="chart-jpy-title">' in svg and '<desc id="chart-jpy-desc">' in svg
     assert "chart-title" not in svg
@@ -57,7 +54,7 @@ def test_chart_id_makes_ids_unique_per_chart():
 
 
 def test_currency_and_chart_id_are_escaped():
-    svg = render("{% cumulative_chart points currency chart_id %}", points=TWO_POINTS, currency="<b>", chart_id='x"<y')
+    svg = render("points, currency, chart_id", points=TWO_POINTS, currency="<b>", chart_id='x"<y')
     assert "<b>" not in svg and 'x"<y' not in svg
     assert "capital (&lt;b&gt;)</title>" in svg
     assert "cumulative called &lt;b&gt; 1,250,000.00" in svg
@@ -66,7 +63,7 @@ def test_currency_and_chart_id_are_escaped():
 
 @pytest.mark.parametrize("points", [[], ()])
 def test_no_points_render_nothing(points):
-    assert render("{% cumulative_chart points 'USD' %}", points=points) == ""
+    assert render("points, 'USD'", points=points) == ""
     assert build_chart(points) is None
 
 
@@ -74,7 +71,7 @@ def test_many_points_have_at_most_eight_date_labels():
     points = [
         ChartPoint(date(2024, 1, 1) + timedelta(days=30 * i), Decimal(1000 * i), Decimal(100 * i)) for i in range(20)
     ]
-    svg = render("{% cumulative_chart points 'USD' %}", points=points)
+    svg = render("points, 'USD'", points=points)
     dates = re.findall(r'text-anchor="middle" class="tick">([^<]*)<', svg)
     assert len(dates) == 8
     assert dates[0] == "2024-01-01" and dates[-1] == points[-1].as_of.isoformat()

@@ -85,7 +85,7 @@ def test_a_bad_row_is_shown_with_row_column_and_reason_and_cannot_be_confirmed(b
     response = _upload(editor_client, csv_bytes(rows))
     assert response.status_code == 400
     html = response.content.decode()
-    assert "Row 5, <code>amount</code>: USD amounts have exactly 2 decimals (&#x27;1,000&#x27;)." in html
+    assert "Row 5, <code>amount</code>: USD amounts have exactly 2 decimals (&#39;1,000&#39;)." in html
     assert "/documents/import/confirm/" not in html
     assert not uploads.exists() or not list(uploads.iterdir())
 

@@ -1,6 +1,5 @@
-"""The one page layout (templates/jinja2/layout.html): the document and position pages render
-it with the Jinja2 engine; every Django-language page reaches it through templates/base.html
-(`{% jinja_layout %}`). Both must give the same header, messages and footer."""
+"""The one page layout (templates/jinja2/layout.html): every page extends it with Jinja2 blocks
+and gets the same header, messages and footer."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import pytest
 from django.contrib import messages
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.cache import SessionStore
-from django.template import TemplateSyntaxError, engines
+from django.template import engines, loader
 from django.test import RequestFactory
 from django.views.defaults import server_error
 
@@ -20,8 +19,13 @@ from fundportal.jinja2 import when
 
 pytestmark = pytest.mark.django_db
 
-JINJA_PAGES = ["/documents/DOC001/", "/positions/POSITION_1/"]
-DJANGO_PAGES = ["/documents/", "/documents/DOC001/positions/POSITION_1/", "/funds/"]
+PAGES = [
+    "/documents/DOC001/",
+    "/positions/POSITION_1/",
+    "/documents/",
+    "/documents/DOC001/positions/POSITION_1/",
+    "/funds/",
+]
 
 
 def header(html: str) -> str:
@@ -31,15 +35,15 @@ def header(html: str) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value=""', found.group())
 
 
-def test_pages_of_both_engines_share_one_header(sample, staff_client):
-    headers = {url: header(staff_client.get(url).content.decode()) for url in JINJA_PAGES + DJANGO_PAGES}
+def test_every_page_shares_one_header(sample, staff_client):
+    headers = {url: header(staff_client.get(url).content.decode()) for url in PAGES}
     assert len(set(headers.values())) == 1, headers
     only = next(iter(headers.values()))
     for link in ('href="/documents/"', 'href="/funds/"', 'href="/admin/"', 'action="/documents/search/"', "operator"):
         assert link in only
 
 
-def test_the_layout_wraps_a_jinja_page_once_with_its_title(sample, analyst_client):
+def test_the_layout_wraps_a_page_once_with_its_title(sample, analyst_client):
     html = analyst_client.get("/positions/POSITION_1/?q=%3Cb%3E").content.decode()
     assert html.startswith("<!doctype html>")
     assert html.count("<html") == 1 and html.count('class="topbar"') == 1 and html.count("<main") == 1
@@ -55,7 +59,7 @@ def test_the_document_page_title_and_stylesheet(sample, analyst_client):
     assert re.search(r'<link rel="stylesheet" href="/static/css/portal[^"]*\.css">', html)
 
 
-def test_messages_show_on_a_jinja_page(sample, analyst):
+def test_messages_show_on_a_page(sample, analyst):
     request = RequestFactory().get("/documents/DOC001/")
     request.user = analyst
     request.session = SessionStore()
@@ -74,9 +78,9 @@ def test_the_500_page_renders_without_a_request_context():
     assert "<nav" not in html and "dynamodb-footer" not in html
 
 
-def test_a_django_page_overrides_the_layout_blocks_as_usual():
-    template = engines["django"].from_string(
-        '{% extends "base.html" %}{% block title %}Mine · {{ block.super }}{% endblock %}'
+def test_a_page_overrides_the_layout_blocks():
+    template = engines["jinja2"].from_string(
+        '{% extends "layout.html" %}{% block title %}Mine · {{ super() }}{% endblock %}'
         "{% block head %}<meta name=x>{% endblock %}{% block content %}<p>{{ text }}</p>{% endblock %}"
         "{% block scripts %}<script src=/s.js></script>{% endblock %}"
     )
@@ -88,15 +92,26 @@ def test_a_django_page_overrides_the_layout_blocks_as_usual():
 
 
 @pytest.mark.parametrize(
-    "source",
+    "name",
     [
-        "{% load jinja %}{% jinja_layout 'x' %}{% endjinja_layout %}",
-        "{% load jinja %}{% jinja_layout %}<p>stray</p>{% block content %}{% endblock %}{% endjinja_layout %}",
+        "layout.html",
+        "documents/list.html",
+        "documents/edit/entry_form.html",
+        "funds/detail.html",
+        "imports/preview.html",
+        "exports/statement.html",
+        "registration/login.html",
+        "registration/locked_out.html",
+        *(f"{code}.html" for code in (400, 403, 404, 409, 500, 503)),
     ],
 )
-def test_the_layout_tag_holds_only_blocks(source):
-    with pytest.raises(TemplateSyntaxError):
-        engines["django"].from_string(source)
+def test_the_portals_pages_are_jinja2_templates(name):
+    assert loader.get_template(name).backend is engines["jinja2"]
+
+
+def test_the_admin_keeps_djangos_engine():
+    assert loader.get_template("admin/dynamodb/index.html").backend is engines["django"]
+    assert loader.get_template("admin/index.html").backend is engines["django"]
 
 
 def test_when_writes_dates_like_strftime():

@@ -14,13 +14,14 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.template import engines
 from django.urls import reverse
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
+from fundportal.charts import ChartPoint, build_chart, compact
 from fundportal.dynamo import BadCursor, InvalidId, NotFound
 from fundportal.dynamo.keys import parse_version_id, version_id
-from fundportal.templatetags.charts import ChartPoint, compact, cumulative_chart
-from fundportal.templatetags.money import money, multiple
+from fundportal.jinja_globals import money, multiple
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +49,11 @@ def test_money_has_currency_and_thousands_separators():
     assert money(None) == "—"
     assert multiple(Decimal("0.156")) == "0.16x"
     assert multiple(None) == "—"
+
+
+def cumulative_chart(points: list[ChartPoint]) -> str:
+    """The chart's markup as the position page includes it."""
+    return engines["jinja2"].get_template("charts/cumulative.html").render({"chart": build_chart(points)})
 
 
 def test_chart_is_an_accessible_svg_with_both_series():
@@ -249,7 +255,7 @@ def test_history_compares_current_with_a_version(sample, analyst_client, django_
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"from": "2025-10-01", "to": "2025-09-01"}, "date must be on or before the &#x27;to&#x27; date"),
+        ({"from": "2025-10-01", "to": "2025-09-01"}, "date must be on or before the &#39;to&#39; date"),
         ({"from": "yesterday"}, "From: Enter a valid date."),
         ({"to": "2025-02-30"}, "To: Enter a valid date."),
         ({"compare": "DOCUMENT#2025-09-01"}, "Invalid version"),
@@ -263,7 +269,7 @@ def test_history_explains_bad_input(sample, analyst_client, params, message):
 
 def test_history_of_unknown_version_is_404(sample, analyst_client):
     response = analyst_client.get("/documents/DOC001/history/", {"compare": "2020-01-01"})
-    assertContains(response, "Document version &#x27;DOC001 2020-01-01&#x27; was not found", status_code=404)
+    assertContains(response, "Document version &#39;DOC001 2020-01-01&#39; was not found", status_code=404)
 
 
 # --- position across documents ---------------------------------------------------------------------------

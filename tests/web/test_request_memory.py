@@ -1,5 +1,5 @@
 """A served page's data is freed by reference counting when the request ends (no cycle left for
-the garbage collector: fundportal/template_backend.py), and the WSGI module tunes the collector
+the garbage collector: every page is a Jinja2 template), and the WSGI module tunes the collector
 (fundportal/gc_tuning.py)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.template import TemplateDoesNotExist, engines
+from django.template import engines
 from django.test import RequestFactory
 
 from fundportal.gc_tuning import tune_for_requests
@@ -34,20 +34,9 @@ def no_collector():
             gc.enable()
 
 
-def test_a_rendered_pages_context_is_freed_without_the_garbage_collector(no_collector):
-    template = engines["django"].from_string('{% extends "base.html" %}{% block content %}{{ row.text }}{% endblock %}')
-    request = RequestFactory().get("/")
-    row = Row("the page's data")
-    alive = weakref.ref(row)
-    html = template.render({"row": row}, request)
-    assert "the page&#x27;s data" in html
-    del row
-    assert alive() is None  # Django's make_context alone would keep it in a cycle until a collection
-
-
-def test_a_jinja2_page_in_the_layout_frees_its_context_without_the_garbage_collector(no_collector):
+def test_a_page_in_the_layout_frees_its_context_without_the_garbage_collector(no_collector):
     source = '{% extends "layout.html" %}{% block content %}{{ row.text }}{% endblock %}'
-    template = engines["jinja2"].from_string(source)  # the document and position pages' engine
+    template = engines["jinja2"].from_string(source)  # every page's engine
     request = RequestFactory().get("/")
     request.user = AnonymousUser()
     row = Row("the page's data")
@@ -56,13 +45,6 @@ def test_a_jinja2_page_in_the_layout_frees_its_context_without_the_garbage_colle
     assert "the page&#39;s data" in html
     del row
     assert alive() is None
-
-
-def test_the_backend_renders_like_djangos_own():
-    assert engines["django"].from_string("{{ value|default:'none' }}").render({}) == "none"
-    with pytest.raises(TemplateDoesNotExist, match=r"nope\.html") as raised:
-        engines["django"].get_template("nope.html")
-    assert raised.value.backend is engines["django"]
 
 
 def test_tuning_freezes_start_up_objects_and_raises_the_young_threshold():

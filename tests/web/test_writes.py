@@ -233,7 +233,7 @@ def test_existing_document_id_is_a_form_error(sample, editor_client):
     }
     response = editor_client.post(url("create"), data)
     assert response.status_code == 400
-    assert "A document with id &#x27;DOC001&#x27; already exists." in response.content.decode()
+    assert "A document with id &#39;DOC001&#39; already exists." in response.content.decode()
     after = sample.repository.overview("DOC001")
     assert after == before
     assert sample.repository.audit_trail("DOC001") == []

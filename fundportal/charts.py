@@ -1,0 +1,201 @@
+"""Server-side SVG chart of cumulative called vs distributed capital (no JavaScript).
+
+`build_chart` computes only data (a frozen view model); ``templates/jinja2/charts/cumulative.html``
+renders the ``<svg>`` from it with autoescaped template markup (pages include it with
+`chart=build_chart(...)`). Amounts stay Decimal; only pixel positions are computed from them
+(quantized to 0.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+WIDTH, HEIGHT = 720, 280
+LEFT, RIGHT, TOP, BOTTOM = 84, 24, 20, 56
+SERIES = (("called", "Called (paid-in)", "#1f5fa8"), ("distributed", "Distributed", "#1e7a3c"))
+MAX_DATE_LABELS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    """Cumulative figures as of one date."""
+
+    as_of: date
+    called: Decimal
+    distributed: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class GridLine:
+    """A horizontal grid line at `y` with its amount label (drawn at `label_y`)."""
+
+    y: str
+    label_y: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class AxisLabel:
+    """A date label on the time axis."""
+
+    x: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One polyline: `points` is the SVG points list ("x,y x,y ...")."""
+
+    name: str
+    label: str
+    color: str
+    points: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dot:
+    """A marker at one data point of one series."""
+
+    x: str
+    y: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """A colour swatch at `x` and its label at `text_x`."""
+
+    x: int
+    text_x: int
+    label: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class CumulativeChart:
+    """Everything the chart template needs; numbers are pixel positions, text is plain text."""
+
+    chart_id: str
+    width: int
+    height: int
+    plot_left: int
+    plot_right: int
+    axis_y: int
+    tick_x: int
+    date_label_y: int
+    legend_y: int
+    legend_text_y: int
+    title: str
+    description: str
+    grid: tuple[GridLine, ...]
+    x_labels: tuple[AxisLabel, ...]
+    series: tuple[Series, ...]
+    dots: tuple[Dot, ...]
+    legend: tuple[LegendEntry, ...]
+
+
+def _px(value: Decimal | int) -> str:
+    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+def compact(amount: Decimal) -> str:
+    """Axis label: 1250000 → '1.25M', 75000 → '75K'."""
+    for size, suffix in ((Decimal(10) ** 9, "B"), (Decimal(10) ** 6, "M"), (Decimal(10) ** 3, "K")):
+        if abs(amount) >= size:
+            return f"{(amount / size).quantize(Decimal('0.01')).normalize():f}{suffix}"
+    return f"{amount.normalize():f}"
+
+
+def _nice_max(value: Decimal) -> Decimal:
+    """A round axis maximum at or above `value` (1, 2, 2.5, 5 x 10^n)."""
+    if value <= 0:
+        return Decimal(1)
+    magnitude = Decimal(10) ** (len(str(int(value))) - 1)
+    for step in (1, 2, Decimal("2.5"), 5, 10):
+        if value <= magnitude * step:
+            return magnitude * step
+    return magnitude * 10
+
+
+def _spread(points: Sequence[ChartPoint], most: int = MAX_DATE_LABELS) -> list[ChartPoint]:
+    """At most `most` evenly spread points to label on the time axis."""
+    if len(points) <= most:
+        return list(points)
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(i * step)] for i in range(most)]
+
+
+def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart") -> CumulativeChart | None:
+    """The view model of the step chart of `points`, or None when there is nothing to draw."""
+    if not points:
+        return None
+    plot_w, plot_h = Decimal(WIDTH - LEFT - RIGHT), Decimal(HEIGHT - TOP - BOTTOM)
+    top_value = _nice_max(max(max(p.called, p.distributed) for p in points))
+    first, last = points[0].as_of.toordinal(), points[-1].as_of.toordinal()
+    span = Decimal(max(last - first, 1))
+
+    def x(day: date) -> Decimal:
+        if last == first:
+            return LEFT + plot_w / 2
+        return LEFT + plot_w * (day.toordinal() - first) / span
+
+    def y(amount: Decimal) -> Decimal:
+        return TOP + plot_h - plot_h * amount / top_value
+
+    # Each date's x and each amount's y are drawn several times (steps, dots, labels): once each.
+    xs = {p.as_of: _px(x(p.as_of)) for p in points}
+    ys: dict[Decimal, str] = {}
+
+    def y_px(amount: Decimal) -> str:
+        text = ys.get(amount)
+        if text is None:
+            text = ys[amount] = _px(y(amount))
+        return text
+
+    grid = tuple(
+        GridLine(y=_px(y(value)), label_y=_px(y(value) + 4), label=compact(value))
+        for value in (top_value * i / 4 for i in range(5))
+    )
+    series = []
+    for name, label, color in SERIES:
+        coords: list[tuple[str, str]] = []
+        previous = None
+        for p in points:
+            if previous is not None:  # step: hold the previous total until the next document
+                coords.append((xs[p.as_of], y_px(previous)))
+            previous = getattr(p, name)
+            coords.append((xs[p.as_of], y_px(previous)))
+        series.append(Series(name=name, label=label, color=color, points=" ".join(",".join(c) for c in coords)))
+    dots = tuple(Dot(x=xs[p.as_of], y=y_px(getattr(p, name)), color=color) for p in points for name, _, color in SERIES)
+    x_labels = tuple(AxisLabel(x=xs[p.as_of], text=p.as_of.isoformat()) for p in _spread(points))
+    legend = tuple(
+        LegendEntry(x=LEFT + i * 170, text_x=LEFT + i * 170 + 18, label=label, color=color)
+        for i, (_, label, color) in enumerate(SERIES)
+    )
+    final = points[-1]
+    description = (
+        f"From {points[0].as_of.isoformat()} to {final.as_of.isoformat()}: cumulative called "
+        f"{currency} {final.called:,.2f}, cumulative distributed {currency} {final.distributed:,.2f}."
+    )
+    return CumulativeChart(
+        chart_id=str(chart_id),
+        width=WIDTH,
+        height=HEIGHT,
+        plot_left=LEFT,
+        plot_right=WIDTH - RIGHT,
+        axis_y=HEIGHT - BOTTOM,
+        tick_x=LEFT - 8,
+        date_label_y=HEIGHT - BOTTOM + 18,
+        legend_y=HEIGHT - 22,
+        legend_text_y=HEIGHT - 12,
+        title=f"Cumulative called vs distributed capital ({currency})",
+        description=description,
+        grid=grid,
+        x_labels=x_labels,
+        series=tuple(series),
+        dots=dots,
+        legend=legend,
+    )

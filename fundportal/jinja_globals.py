@@ -1,0 +1,66 @@
+"""The filters and functions the page templates use besides Jinja2's own: how a figure, a ratio,
+a percentage or a count's plural is shown, static file URLs and the chart's view model. One
+formatting rule each (fundportal.domain.money), registered on the Jinja2 environment by
+`install(env)` (fundportal/jinja2.py)."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.template.defaultfilters import floatformat, pluralize
+from django.templatetags.static import static
+from jinja2 import Environment
+from moneyed import Money
+
+from fundportal.charts import build_chart
+from fundportal.domain.money import EM_DASH, format_money, format_percent, format_ratio
+from fundportal.domain.money import money as make_money
+
+
+def money(value: object, currency: str = "USD") -> str:
+    """`{{ figure|money }}` for a Money, `{{ amount|money("USD") }}` for a Decimal → 'USD 1,250,000.00'."""
+    if isinstance(value, Money) or value is None:
+        return format_money(value)
+    if value == "":
+        return EM_DASH
+    try:
+        amount = value if isinstance(value, Decimal) else Decimal(str(value))
+        return format_money(make_money(amount, currency))
+    except (InvalidOperation, ValueError, TypeError):
+        return EM_DASH
+
+
+def multiple(value: object) -> str:
+    """A ratio such as DPI: Decimal('0.16') → '0.16x'; None → '—'."""
+    if value is None or value == "":
+        return EM_DASH
+    try:
+        return format_ratio(value if isinstance(value, Decimal) else Decimal(str(value)))
+    except InvalidOperation:
+        return EM_DASH
+
+
+def percent(value: Decimal | None) -> str:
+    """A register percentage (% called, IRR): Decimal('62.5') → '62.5 %'; None → '—' (undefined)."""
+    return EM_DASH if value == "" else format_percent(value)
+
+
+FILTERS: dict[str, Any] = {
+    "money": money,
+    "multiple": multiple,
+    "percent": percent,
+    "pluralize": pluralize,  # Django's: `n|pluralize`, `n|pluralize("y,ies")`
+    "floatformat": floatformat,  # Django's: `value|floatformat(1)`
+}
+GLOBALS: dict[str, Any] = {
+    "static": static,  # `static('css/portal.css')`: the staticfiles storage's URL
+    # `{% with chart=build_chart(points, currency, chart_id) %}{% include "charts/cumulative.html" %}`
+    "build_chart": build_chart,
+}
+
+
+def install(env: Environment) -> None:
+    """Register the filters and functions above on `env`."""
+    env.filters.update(FILTERS)
+    env.globals.update(GLOBALS)
