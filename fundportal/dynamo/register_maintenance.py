@@ -17,13 +17,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.model import PositionEntry, PositionRegister
 
 from . import keys
-from .entities import PositionEntry
 from .errors import TransactionCancelled
 from .gateway import TableGateway
-from .keys import POSITION_KINDS, Kind
-from .register import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
+from .mapping import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, from_item, to_item
 from .repositories.documents import REQUEST_TOKEN
 from .repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
 from .repositories.register import RegisterRepository, RegisterWrite
@@ -72,13 +72,13 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
     for item in items:
         kind = item.get("EntityType")
         if kind in ENTRY_TYPES:
-            entry = PositionEntry.from_item(item)
+            entry = from_item(PositionEntry, item)
             entries.setdefault(entry.position_id, []).append(entry)
         elif kind == REGISTER_TYPE:
-            register = PositionRegister.from_item(item)
+            register = from_item(PositionRegister, item)
             have = stored.setdefault(register.position_id, {})
             have["register"] = register
-            want = register.to_item()
+            want = to_item(register)
             have["indexed"] = all(item.get(name) == want[name] for name in INVESTOR_INDEX_KEYS)
         elif kind == LEGACY_INVESTOR_COPY_TYPE:
             stored.setdefault(keys.parse_register_pk(item["PK"]), {})["legacy_copy"] = True
@@ -115,7 +115,7 @@ def uncounted_imports(items: list[dict[str, Any]]) -> dict[str, set[str]]:
         run = by_marker.get(marker_of_token(item.get(REQUEST_TOKEN)) or "")
         if run is None or run.published or item.get("EntityType") not in ENTRY_TYPES:
             continue
-        entry = PositionEntry.from_item(item)
+        entry = from_item(PositionEntry, item)
         if entry.document_id in run.new_documents and keys.document_pk(entry.document_id) not in documents:
             found.setdefault(entry.position_id, set()).add(run.marker)
     return found

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 
 from documents import selectors, services
-from fundportal.dynamo.entities import CapitalCall, Document, NetAssetValue
+from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.dynamo.register_maintenance import verify_positions
 from fundportal.dynamo.repositories.register import RegisterRepository
 from imports.services import import_apply, import_prepare

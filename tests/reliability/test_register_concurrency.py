@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from documents import services
 from fundportal.domain.figures import FiguresBuilder
-from fundportal.dynamo.entities import CapitalCall, Distribution, Document, NetAssetValue
+from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
 from fundportal.dynamo.register_maintenance import verify_positions
 from fundportal.dynamo.repositories.register import RegisterRepository
 

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from fundportal.domain.errors import BadCursor, InvalidId
 from fundportal.dynamo import explorer
-from fundportal.dynamo.errors import BadCursor, InvalidId
 from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import page_log
 from fundportal.dynamo.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef

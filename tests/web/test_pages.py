@@ -17,8 +17,8 @@ import pytest
 from django.urls import reverse
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
-from fundportal.dynamo import BadCursor, InvalidId, NotFound
-from fundportal.dynamo.keys import parse_version_id, version_id
+from fundportal.domain.errors import BadCursor, InvalidId, NotFound
+from fundportal.domain.kinds import parse_version_id, version_id
 from fundportal.templatetags.charts import ChartPoint, compact, cumulative_chart
 from fundportal.templatetags.money import money, multiple
 
@@ -400,7 +400,7 @@ def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(sample, analys
     from dataclasses import replace
 
     from documents import services
-    from fundportal.dynamo.keys import Kind
+    from fundportal.domain.kinds import Kind
 
     call = sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_2")
     services.entry_put(entry=replace(call, status="Cancelled"), user="test")
