@@ -12,9 +12,10 @@ Layout follows docs/DESIGN.md and the seed article
     GSI_Position_Document  GSI2_PK=POSITION_1 / GSI2_SK=CAPITAL_CALL#DOC001
     GSI_Latest_By_Month    GSI3_PK=LATEST_DOCS#2025-09 / GSI3_SK=2025-09-30#DOC001
 
-Ids never contain `#` (validated before any request), so a key built here can always be
-parsed back, and partitions that are not documents (audit trail, month catalog) carry a
-`#` so they can never collide with a document id.
+Ids never contain `#` (validated before any request by the domain's id rules,
+`fundportal.domain.kinds.validate_id`), so a key built here can always be parsed back, and
+partitions that are not documents (audit trail, month catalog) carry a `#` so they can never
+collide with a document id.
 """
 
 from __future__ import annotations
