@@ -1,5 +1,5 @@
 """Synthetic fund documents, built as the project's entities (so the proper design's items and
-index keys come from entities.to_item / keys.py, exactly as the portal writes them)."""
+index keys come from mapping.to_item / keys.py, exactly as the portal writes them)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from fundportal.dynamo.entities import (
+from fundportal.domain.model import (
     CapitalActivity,
     CapitalCall,
     Distribution,
@@ -15,6 +15,7 @@ from fundportal.dynamo.entities import (
     PositionEntry,
     UnfundedCommitment,
 )
+from fundportal.dynamo import mapping
 from fundportal.dynamo.repositories.documents import document_items
 from fundportal.dynamo.serialization import to_item
 
@@ -64,8 +65,8 @@ def document(document_id: str, positions: list[str], number: int = 0, history: b
         if i["EntityType"] != "MonthCatalog"
     ]
     if history:
-        items.append(doc.superseded(date(on.year, on.month, 1)).to_item())
-        items.append(activity.superseded(date(on.year, on.month, 1)).to_item())
+        items.append(mapping.to_item(doc.superseded(date(on.year, on.month, 1))))
+        items.append(mapping.to_item(activity.superseded(date(on.year, on.month, 1))))
     return items
 
 
@@ -79,8 +80,8 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
     by the portal's own accumulator from one document's entries, with a commitment and a NAV (in
     the investor index), plus the fund's catalog entry."""
     from fundportal.domain.figures import FiguresBuilder
-    from fundportal.dynamo.entities import NetAssetValue
-    from fundportal.dynamo.register import FundCatalogEntry, PositionRegister
+    from fundportal.domain.model import NetAssetValue, PositionRegister
+    from fundportal.dynamo.mapping import FundCatalogEntry
 
     on = as_of(0)
     ids = [f"{fund_id}_P{n:05d}" for n in range(positions)]
@@ -94,8 +95,8 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
         register = PositionRegister(
             position_id, fund_id, first.investor_id, commitment=Decimal(2_000_000), revision=1
         ).with_builder(builder)
-        items.append(register.to_item())
-    return [*items, FundCatalogEntry(fund_id).to_item()]
+        items.append(mapping.to_item(register))
+    return [*items, mapping.to_item(FundCatalogEntry(fund_id))]
 
 
 def _grouped(found: list[PositionEntry], size: int) -> list[list[Any]]:

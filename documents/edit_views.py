@@ -18,13 +18,12 @@ from django.views.generic import FormView, TemplateView
 
 from documents import selectors, services
 from documents.forms import KIND_LABELS, CreateDocumentForm, EntryDeleteForm, EntryForm, RestateForm
+from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, PositionMismatch
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import Document, PositionEntry
 from fundportal.domain.money import format_money
-from fundportal.dynamo import AlreadyExists, Conflict
-from fundportal.dynamo.entities import Document, PositionEntry
-from fundportal.dynamo.errors import InvalidId
-from fundportal.dynamo.keys import Kind
+from fundportal.messages import describe as describe_error
 from fundportal.models import EDIT_PERMISSION
-from positions.services import PositionMismatch
 
 
 class EditorRequiredMixin(PermissionRequiredMixin):
@@ -155,7 +154,7 @@ class EntryEditView(EditorRequiredMixin, FormView):
             )
             return self.form_invalid(form)
         except PositionMismatch as error:  # fund or investor not the position's (issue 13): 400
-            form.add_error(error.field if error.field in form.fields else None, error.user_message)
+            form.add_error(error.field if error.field in form.fields else None, describe_error(error))
             return self.form_invalid(form)
         except Conflict as error:
             return conflict_response(self.request, error, self.document_id)

@@ -13,20 +13,20 @@ from django import forms
 from documents.selectors import KIND_LABELS
 from fundportal.domain import dates
 from fundportal.domain.amounts import typed_amount
-from fundportal.domain.money import CURRENCIES
-from fundportal.dynamo import InvalidId
-from fundportal.dynamo.entities import (
+from fundportal.domain.errors import InvalidId
+from fundportal.domain.kinds import (
     ACTIVITY_STATUSES,
     DEFAULT_DOCUMENT_TYPE,
     DOCUMENT_STATUSES,
     DOCUMENT_TYPES,
-    ENTRY_CLASSES,
     ENTRY_STATUSES,
-    CapitalActivity,
-    Document,
-    PositionEntry,
+    POSITION_KINDS,
+    Kind,
+    validate_id,
 )
-from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
+from fundportal.domain.model import ENTRY_CLASSES, CapitalActivity, Document, PositionEntry
+from fundportal.domain.money import CURRENCIES
+from fundportal.messages import describe
 
 # Path segments under /documents/ that a document id would shadow.
 RESERVED_DOCUMENT_IDS = frozenset({"new", "search", "import"})
@@ -55,7 +55,7 @@ class IdField(forms.CharField):
         try:
             validate_id(value, self.what)
         except InvalidId as error:
-            raise forms.ValidationError(error.user_message, code="invalid_id") from None
+            raise forms.ValidationError(describe(error), code="invalid_id") from None
 
 
 class AmountField(forms.DecimalField):

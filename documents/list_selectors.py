@@ -19,10 +19,9 @@ from typing import Any
 
 from django.urls import reverse
 
+from fundportal.domain.errors import BadCursor, InvalidId, NotFound
+from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind, normalise_search, parse_month, validate_id
 from fundportal.dynamo import cursor as cursors
-from fundportal.dynamo.entities import DOCUMENT_TYPES
-from fundportal.dynamo.errors import BadCursor, InvalidId, NotFound
-from fundportal.dynamo.keys import SearchKind, normalise_search, parse_month, validate_id
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.repositories.document_list import DocumentListRepository, Listed, SearchHit
 from fundportal.dynamo.repositories.documents import DocumentSummary

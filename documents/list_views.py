@@ -13,9 +13,9 @@ from django.views import View
 
 from documents import list_selectors
 from documents.forms import DateRangeQueryForm
-from fundportal.dynamo import InvalidId
-from fundportal.dynamo.entities import DOCUMENT_STATUSES, DOCUMENT_TYPES
-from fundportal.dynamo.keys import validate_id
+from fundportal.domain.errors import InvalidId
+from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES, validate_id
+from fundportal.messages import describe
 
 
 class ListFilterForm(DateRangeQueryForm):
@@ -40,7 +40,7 @@ class ListFilterForm(DateRangeQueryForm):
             try:
                 validate_id(value, "fund id")
             except InvalidId as error:
-                raise forms.ValidationError(error.user_message) from None
+                raise forms.ValidationError(describe(error)) from None
         return value
 
     def filters(self) -> list_selectors.ListFilters:
@@ -100,7 +100,7 @@ class SearchView(LoginRequiredMixin, View):
         try:
             validate_id(query, "document, position, fund or investor id")
         except InvalidId as error:
-            context["error"] = error.user_message
+            context["error"] = describe(error)
             return render(request, self.template_name, context)
         results = list_selectors.search(query=query)
         if results.target is not None:

@@ -11,8 +11,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from fundportal.domain.figures import Figures, sum_figures
-from fundportal.dynamo.entities import ENTRY_STATUSES
-from fundportal.dynamo.keys import POSITION_KINDS
+from fundportal.domain.kinds import ENTRY_STATUSES, POSITION_KINDS
 
 if TYPE_CHECKING:
     from documents.selectors import PositionRow

@@ -12,9 +12,9 @@ from moneyed import Money
 
 from fundportal.domain.entries import counts, is_pending
 from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
+from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
+from fundportal.domain.model import CapitalActivity, Document, PositionEntry
 from fundportal.domain.money import format_amount, format_money, format_ratio
-from fundportal.dynamo.entities import CapitalActivity, Document, PositionEntry
-from fundportal.dynamo.keys import POSITION_KINDS, Kind, version_id
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
 from fundportal.viewmodels import memo_reverse

@@ -26,19 +26,11 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain import dates
-from fundportal.dynamo.entities import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
-from fundportal.dynamo.errors import (
-    AlreadyExists,
-    Conflict,
-    DataLayerError,
-    IdempotencyMismatch,
-    InvalidId,
-    NotFound,
-    StoreUnavailable,
-    TransactionCancelled,
-)
+from fundportal.domain.errors import AlreadyExists, Conflict, IdempotencyMismatch, InvalidId, NotFound
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
+from fundportal.dynamo.errors import DataLayerError, StoreUnavailable, TransactionCancelled
 from fundportal.dynamo.gateway import backoff
-from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.repositories import DocumentRepository
 from positions import services as position_services
 

@@ -10,8 +10,9 @@ from django.views.generic import TemplateView
 
 from documents import list_selectors, position_table, selectors
 from documents.forms import DateRangeQueryForm
-from fundportal.dynamo import InvalidId
-from fundportal.dynamo.keys import POSITION_KINDS, parse_version_id
+from fundportal.domain.errors import InvalidId
+from fundportal.domain.kinds import POSITION_KINDS, parse_version_id
+from fundportal.messages import describe
 from fundportal.models import EDIT_PERMISSION
 from fundportal.viewmodels import vars_of
 
@@ -114,7 +115,7 @@ class HistoryForm(DateRangeQueryForm):
             try:
                 parse_version_id(value)
             except InvalidId as error:
-                raise forms.ValidationError(error.user_message) from None
+                raise forms.ValidationError(describe(error)) from None
         return value
 
 

@@ -15,12 +15,12 @@ from django.template.loader import render_to_string
 
 from documents.selectors import KIND_LABELS
 from fundportal.domain.entries import counts
+from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money, money
 from fundportal.domain.returns import as_percent, irr
-from fundportal.dynamo.entities import PositionEntry
-from fundportal.dynamo.errors import NotFound
-from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.repositories import PositionRepository
 
 

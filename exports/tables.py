@@ -15,7 +15,7 @@ from typing import Any
 
 from documents.selectors import DocumentPage, EntryCell
 from fundportal.domain.figures import Figures
-from fundportal.dynamo.keys import POSITION_KINDS
+from fundportal.domain.kinds import POSITION_KINDS
 
 TOTAL = "TOTAL"
 

@@ -9,17 +9,11 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from fundportal.domain.errors import BadCursor, CursorExpired, DomainError, IdempotencyMismatch, InvalidId, NotFound
 from fundportal.dynamo import budget
-from fundportal.dynamo.errors import (
-    BadCursor,
-    CursorExpired,
-    DataLayerError,
-    IdempotencyMismatch,
-    InvalidId,
-    NotFound,
-    StoreUnavailable,
-)
+from fundportal.dynamo.errors import DataLayerError, StoreUnavailable
 from fundportal.dynamo.instrumentation import collect, page_log
+from fundportal.messages import describe
 
 log = logging.getLogger("fundportal.requests")
 
@@ -54,15 +48,15 @@ class DynamoDBMiddleware:
             log.error("503 for %s: %s (%s)", request.path, exception.reason, type(exception).__name__)
             return render(request, "503.html", status=503)
         if isinstance(exception, NotFound):
-            return render(request, "404.html", {"message": exception.user_message}, status=404)
+            return render(request, "404.html", {"message": describe(exception)}, status=404)
         if isinstance(exception, CursorExpired):
-            context = {"message": exception.user_message, "first_page_url": request.path}
+            context = {"message": describe(exception), "first_page_url": request.path}
             return render(request, "400.html", context, status=400)
         if isinstance(exception, (InvalidId, BadCursor)):
-            return render(request, "400.html", {"message": exception.user_message}, status=400)
+            return render(request, "400.html", {"message": describe(exception)}, status=400)
         if isinstance(exception, IdempotencyMismatch):
-            return render(request, "400.html", {"message": exception.user_message}, status=409)
-        if isinstance(exception, DataLayerError):
+            return render(request, "400.html", {"message": describe(exception)}, status=409)
+        if isinstance(exception, (DomainError, DataLayerError)):
             # Anything else the data layer refused (a request DynamoDB rejected): logged, and
             # the user sees the plain 503 page rather than a stack trace.
             log.error("503 for %s: %r", request.path, exception)

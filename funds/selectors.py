@@ -17,12 +17,12 @@ from decimal import Decimal
 from django.urls import reverse
 from moneyed import Money
 
+from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, percent_called, sum_figures
+from fundportal.domain.kinds import validate_id
+from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.returns import as_percent, irr
-from fundportal.dynamo.errors import NotFound
-from fundportal.dynamo.keys import validate_id
-from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.viewmodels import memo_reverse
 

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from fundportal.dynamo.entities import AuditEntry, PositionEntry, utcnow
-from fundportal.dynamo.errors import InvalidId, TransactionCancelled
-from fundportal.dynamo.keys import import_marker, validate_id
-from fundportal.dynamo.register import PositionRegister
+from fundportal.domain.errors import InvalidId
+from fundportal.domain.kinds import validate_id
+from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
+from fundportal.dynamo.errors import TransactionCancelled
+from fundportal.dynamo.keys import import_marker
 from fundportal.dynamo.repositories.imports import ImportRepository, ImportRun, import_token
 
 from .reader import FileError, RawRow, read_rows

@@ -27,10 +27,11 @@ from typing import Any
 from documents.forms import RESERVED_DOCUMENT_IDS
 from fundportal.domain import dates
 from fundportal.domain.amounts import AmountError, currency_decimals, parse_amount, quantized
+from fundportal.domain.errors import InvalidId
+from fundportal.domain.kinds import DOCUMENT_TYPES, ENTRY_STATUSES, POSITION_KINDS, Kind, validate_id
+from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
 from fundportal.domain.money import CURRENCIES, Money, money
-from fundportal.dynamo.entities import DOCUMENT_TYPES, ENTRY_CLASSES, ENTRY_STATUSES, Document, PositionEntry
-from fundportal.dynamo.errors import InvalidId
-from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
+from fundportal.messages import describe
 
 from .reader import RawRow
 
@@ -159,7 +160,7 @@ def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
         try:
             out[column] = validate_id(v[column], what)
         except InvalidId as error:
-            bad(column, error.user_message if v[column] else f"The {what} is missing.")
+            bad(column, describe(error) if v[column] else f"The {what} is missing.")
     if out.get("document_id", "").lower() in RESERVED_DOCUMENT_IDS:
         bad("document_id", f"'{out.pop('document_id')}' is reserved; choose another document id.")
     title = v["title"].strip()

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.views import View
 
 from documents.edit_views import EditorRequiredMixin
+from fundportal.messages import describe
 
 from . import samples
 from .reader import MAX_BYTES, FileError, kind_of
@@ -127,7 +128,7 @@ class ConfirmView(EditorRequiredMixin, View):
         try:
             result = import_apply(prepared=prepared, user=request.user.get_username())
         except ImportConflict as error:
-            messages.error(request, error.user_message)
+            messages.error(request, describe(error))
             return preview(request, import_prepare(data=data, filename=filename))
         path.unlink(missing_ok=True)
         messages.success(

@@ -26,10 +26,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from fundportal.dynamo.entities import PositionEntry
+from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.dynamo.errors import DataLayerError, TransactionCancelled
 from fundportal.dynamo.gateway import backoff
-from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, ImportRepository
 from fundportal.dynamo.repositories.register import RegisterWrite
 

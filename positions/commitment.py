@@ -13,9 +13,9 @@ from django.views.generic import FormView
 
 from documents.edit_views import EditorRequiredMixin
 from documents.forms import SubmissionTokenMixin, amount_field
+from fundportal.domain.kinds import validate_id
+from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, money
-from fundportal.dynamo.keys import validate_id
-from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories.register import RegisterChanged, RegisterRepository
 from positions import services
 

@@ -12,11 +12,10 @@ from typing import Any
 from documents.selectors import EntryCell, cells
 from fundportal.charts import ChartPoint
 from fundportal.domain.carry import from_carry, to_carry
+from fundportal.domain.errors import BadCursor, NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder
-from fundportal.dynamo.entities import PositionEntry
-from fundportal.dynamo.errors import BadCursor, NotFound
-from fundportal.dynamo.keys import POSITION_KINDS, Kind
-from fundportal.dynamo.register import PositionRegister
+from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.dynamo.repositories import PositionRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
 from fundportal.viewmodels import memo_reverse

@@ -21,46 +21,27 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from fundportal.domain.errors import NotFound, PositionMismatch
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.domain.money import money
-from fundportal.dynamo.entities import AuditEntry, Document, PositionEntry, utcnow
-from fundportal.dynamo.errors import InvalidId, NotFound
 from fundportal.dynamo.gateway import backoff
-from fundportal.dynamo.keys import Kind
-from fundportal.dynamo.register import PositionRegister
 from fundportal.dynamo.repositories.register import RegisterChanged, RegisterRepository, RegisterWrite
 
 REGISTER_ATTEMPTS = 8  # a write re-read and retried at most this many times when the register moved
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class PositionMismatch(InvalidId):
-    """An entry that contradicts its position's register or its document (400, nothing written)."""
-
-    def __init__(self, message: str, field: str) -> None:
-        Exception.__init__(self, message)
-        self.what, self.value, self.field = field, None, field
-        self.user_message = message
-
-
 def check_entry(entry: PositionEntry, document: Document, register: PositionRegister | None) -> None:
     """Refuse an entry whose fund is not its document's, or whose fund or investor is not its position's."""
     if document.fund_id and entry.fund_id != document.fund_id:
-        raise PositionMismatch(
-            f"{entry.document_id} is a document of fund {document.fund_id}; an entry in it cannot be for "
-            f"fund {entry.fund_id}.",
-            "fund_id",
-        )
+        raise PositionMismatch("fund_id", "document", entry.document_id, document.fund_id, entry.fund_id)
     if register is None:
         return
     if entry.fund_id != register.fund_id:
-        raise PositionMismatch(
-            f"{entry.position_id} is a position in fund {register.fund_id}, not {entry.fund_id}.", "fund_id"
-        )
+        raise PositionMismatch("fund_id", "position", entry.position_id, register.fund_id, entry.fund_id)
     if entry.investor_id != register.investor_id:
-        raise PositionMismatch(
-            f"{entry.position_id} is held by investor {register.investor_id}, not {entry.investor_id}.",
-            "investor_id",
-        )
+        raise PositionMismatch("investor_id", "position", entry.position_id, register.investor_id, entry.investor_id)
 
 
 def register_after(

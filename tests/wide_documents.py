@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from fundportal.dynamo.entities import CapitalCall, Distribution, Document, UnfundedCommitment, search_items_of
+from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.dynamo.mapping import search_items_of
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.repositories.document_list import DocumentListRepository
 from fundportal.dynamo.repositories.documents import document_items

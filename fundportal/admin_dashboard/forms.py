@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
-from fundportal.dynamo import keys
-from fundportal.dynamo.errors import InvalidId
+from fundportal.domain.errors import InvalidId
+from fundportal.domain.kinds import validate_id
+from fundportal.messages import describe
 from fundportal.ops.explorer import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 
 
@@ -17,9 +18,9 @@ def _validated(value: str, what: str) -> str:
     if not value:
         return value
     try:
-        return keys.validate_id(value, what)
+        return validate_id(value, what)
     except InvalidId as error:
-        raise forms.ValidationError(error.user_message) from None
+        raise forms.ValidationError(describe(error)) from None
 
 
 class ExplorerForm(forms.Form):

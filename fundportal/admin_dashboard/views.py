@@ -16,10 +16,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.generic import TemplateView
 
+from fundportal.domain.errors import BadCursor, InvalidId, NotFound
 from fundportal.dynamo import tables
-from fundportal.dynamo.errors import BadCursor, InvalidId, NotFound
 from fundportal.dynamo.instrumentation import page_log
 from fundportal.dynamo.schema import TABLE
+from fundportal.messages import describe
 from fundportal.ops import access_patterns, explorer
 
 from .forms import ExplorerForm, PatternRunForm, RequestLogForm
@@ -150,10 +151,10 @@ class PatternsView(DashboardView):
             try:
                 results = access_patterns.run_patterns(data["document"], data["position"])
             except InvalidId as error:
-                form.add_error(None, error.user_message)
+                form.add_error(None, describe(error))
                 status = 400
             except NotFound as error:
-                form.add_error(None, error.user_message)
+                form.add_error(None, describe(error))
                 status = 404
             else:
                 executed = [r for r in results if r.executed]
@@ -190,7 +191,7 @@ class ExplorerView(DashboardView):
             try:
                 context.update(self.explore(form.cleaned_data))
             except (InvalidId, BadCursor) as error:
-                form.add_error(None, error.user_message)
+                form.add_error(None, describe(error))
                 status = 400
         elif form.is_bound:
             status = 400

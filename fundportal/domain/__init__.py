@@ -1,4 +1,7 @@
-"""The domain core: money with its currency (`money`) and the one computation of every figure (`figures`).
+"""The domain: the ground floor that imports nothing of ours (`tests/unit/test_domain_imports.py`).
 
-Pure Python, no DynamoDB and no Django: pages, CSV exports and management commands all call in here.
+`kinds` (kinds, statuses, id rules), `model` (entities as plain values and the register's rules),
+`errors` (data only; words are chosen in `fundportal.messages`), `money`, `entries` and `figures`
+(the one computation of every figure), `returns` (IRR), `amounts`, `dates`, `carry`. Pages, CSV
+exports, management commands and the store all call in here.
 """

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Protocol
 
-from fundportal.dynamo.keys import Kind
+from .kinds import Kind
 
 PENDING = "Pending"
 CANCELLED = "Cancelled"
@@ -33,7 +33,7 @@ LATEST_KINDS = (Kind.UNFUNDED_COMMITMENT, Kind.NAV)  # kinds whose figure is the
 
 
 class EntryLike(Protocol):
-    """What the figures read from a position entry (`fundportal.dynamo.entities.PositionEntry`)."""
+    """What the figures read from a position entry (`fundportal.domain.model.PositionEntry`)."""
 
     @property
     def kind(self) -> Kind: ...

@@ -34,9 +34,8 @@ from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from fundportal.dynamo.keys import Kind
-
 from .entries import CANCELLED, LATEST_KINDS, MIN_AT, PENDING, EntryLike, Rank, UnfundedKey, counts, rank
+from .kinds import Kind
 from .money import Money, checked_amount, currency_code, known_money, money
 
 _CENT = Decimal("0.01")

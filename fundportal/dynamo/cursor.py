@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 
-from .errors import BadCursor, CursorExpired
+from fundportal.domain.errors import BadCursor, CursorExpired
 
 _SALT = "fundportal.dynamo.cursor"
 

@@ -20,12 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from fundportal.domain.errors import ItemTooLarge
+
 from .client import table_name
-from .errors import (
-    ItemTooLarge,
-    TransactionCancelled,
-    UnprocessedItems,
-)
+from .errors import TransactionCancelled, UnprocessedItems
 from .serialization import from_item, to_attr, to_item
 from .transport import call
 

@@ -12,9 +12,10 @@ Layout follows docs/DESIGN.md and the seed article
     GSI_Position_Document  GSI2_PK=POSITION_1 / GSI2_SK=CAPITAL_CALL#DOC001
     GSI_Latest_By_Month    GSI3_PK=LATEST_DOCS#2025-09 / GSI3_SK=2025-09-30#DOC001
 
-Ids never contain `#` (validated before any request), so a key built here can always be
-parsed back, and partitions that are not documents (audit trail, month catalog) carry a
-`#` so they can never collide with a document id.
+Ids never contain `#` (validated before any request by the domain's id rules,
+`fundportal.domain.kinds.validate_id`), so a key built here can always be parsed back, and
+partitions that are not documents (audit trail, month catalog) carry a `#` so they can never
+collide with a document id.
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from enum import StrEnum
 
-from .errors import InvalidId
+from fundportal.domain.errors import InvalidId
+from fundportal.domain.kinds import Kind, SearchKind, normalise_search, parse_month, validate_id
 
 SEP = "#"
-ID_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
 LATEST = "LATEST"
 METADATA = "METADATA"
 MONTH_SHARD_PREFIX = "LATEST_DOCS"
@@ -37,67 +37,13 @@ MONTH_CATALOG_PK = "CATALOG#MONTHS"
 _HIGH = "~"
 
 
-class Kind(StrEnum):
-    """Entity kinds; the value is the SK prefix (and EntityType is `entity_type`)."""
-
-    DOCUMENT = "DOCUMENT"
-    CAPITAL_ACTIVITY = "CAPITAL_ACTIVITY"
-    CAPITAL_CALL = "CAPITAL_CALL"
-    DISTRIBUTION = "DISTRIBUTION"
-    UNFUNDED_COMMITMENT = "UNFUNDED_COMMITMENT"
-    NAV = "NAV"  # net asset value: the capital account's value at the document's as-of date (issue 13)
-
-    @property
-    def entity_type(self) -> str:
-        return _ENTITY_TYPES[self]
-
-    @property
-    def prefix(self) -> str:
-        """The `begins_with` prefix for this kind, delimiter included."""
-        return self.value + SEP
-
-    @property
-    def is_position_entry(self) -> bool:
-        return self in POSITION_KINDS
-
-    @property
-    def slug(self) -> str:
-        """Lower-case name used in URLs and command-line options."""
-        return self.value.lower()
-
-    @classmethod
-    def from_slug(cls, slug: str) -> Kind:
-        try:
-            return cls[slug.upper()]
-        except KeyError:
-            raise InvalidId("entity", slug) from None
-
-    @classmethod
-    def from_entity_type(cls, entity_type: str) -> Kind:
-        return _KINDS_BY_TYPE[entity_type]
+def kind_prefix(kind: Kind) -> str:
+    """The `begins_with` prefix of a kind's sort keys, delimiter included: 'CAPITAL_CALL#'."""
+    return kind.value + SEP
 
 
-_ENTITY_TYPES = {
-    Kind.DOCUMENT: "Document",
-    Kind.CAPITAL_ACTIVITY: "CapitalActivity",
-    Kind.CAPITAL_CALL: "CapitalCall",
-    Kind.DISTRIBUTION: "Distribution",
-    Kind.UNFUNDED_COMMITMENT: "UnfundedCommitment",
-    Kind.NAV: "NetAssetValue",
-}
-_KINDS_BY_TYPE = {v: k for k, v in _ENTITY_TYPES.items()}
-POSITION_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV)
-VERSIONED_KINDS = (Kind.DOCUMENT, Kind.CAPITAL_ACTIVITY)
 # All capital items of a document (pattern 4): CAPITAL_ACTIVITY#... and CAPITAL_CALL#...
 CAPITAL_PREFIX = "CAPITAL_"
-
-
-def validate_id(value: object, what: str = "id") -> str:
-    """Return `value` if it is a valid id (1-64 of [A-Za-z0-9_.-], not only dots: '.' and '..'
-    would be path segments no URL can address), else raise InvalidId."""
-    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value) or not value.strip("."):
-        raise InvalidId(what, value)
-    return value
 
 
 def _join(*parts: str) -> str:
@@ -126,26 +72,6 @@ def historical_sk(kind: Kind, on: date, revision: int | None = None) -> str:
     if revision is not None:
         sk = _join(sk, f"{revision:06d}")
     return sk
-
-
-VERSION_ID_PATTERN = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:\.([0-9]{1,6}))?")
-
-
-def version_id(on: date, revision: int | None = None) -> str:
-    """Public id of a superseded copy, safe in URLs: '2025-09-01' or '2025-09-01.2'."""
-    return on.isoformat() if revision is None else f"{on.isoformat()}.{revision}"
-
-
-def parse_version_id(value: str) -> tuple[date, int | None]:
-    """Inverse of `version_id` for user input; raises InvalidId when malformed."""
-    match = VERSION_ID_PATTERN.fullmatch(value) if isinstance(value, str) else None
-    if not match:
-        raise InvalidId("version", value)
-    try:
-        on = date.fromisoformat(match.group(1))
-    except ValueError:
-        raise InvalidId("version", value) from None
-    return on, int(match.group(2)) if match.group(2) else None
 
 
 def entry_sk(kind: Kind, position_id: str) -> str:
@@ -268,15 +194,6 @@ def parse_month_shard(gsi3_pk: str) -> tuple[int, int]:
     return parse_month(month)
 
 
-def parse_month(value: str) -> tuple[int, int]:
-    """Parse a 'YYYY-MM' month string from user input; raises InvalidId when malformed."""
-    # [0-9], not \d: \d also matches non-ASCII digits, which int() would accept.
-    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})", value) if isinstance(value, str) else None
-    if not match or int(match.group(1)) < 1 or not 1 <= int(match.group(2)) <= 12:
-        raise InvalidId("month", value)
-    return int(match.group(1)), int(match.group(2))
-
-
 def month_catalog_keys(as_of: date) -> tuple[str, str]:
     """The tiny catalog of months that have documents: PK=CATALOG#MONTHS, SK=2025-09."""
     return MONTH_CATALOG_PK, _month(as_of)
@@ -306,20 +223,6 @@ SEARCH_PREFIX = "SEARCH"
 # The search partition is the first SEARCH_SHARD_CHARS characters of the lower-cased id: a
 # prefix query of at least that many characters is one Query on one partition.
 SEARCH_SHARD_CHARS = 3
-
-
-class SearchKind(StrEnum):
-    """What a search item names (the value is stored in its SK)."""
-
-    DOCUMENT = "document"
-    POSITION = "position"
-    FUND = "fund"
-    INVESTOR = "investor"
-
-
-def normalise_search(value: str) -> str:
-    """The search form of an id or a query: lower case (ids are ASCII)."""
-    return value.lower()
 
 
 def search_shard(text: str) -> str:

@@ -13,12 +13,13 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from fundportal.domain.errors import IdempotencyMismatch
+
 from . import budget
 from .client import ClientSettings, get_client, table_name
 from .errors import (
     ConditionFailed,
     DataLayerError,
-    IdempotencyMismatch,
     RequestRejected,
     StoreUnavailable,
     TableInUse,

@@ -8,7 +8,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from fundportal.domain.errors import DomainError
 from fundportal.dynamo.errors import DataLayerError
+from fundportal.messages import describe
 
 # The data layer logs failures for the web site's operators; a command reports them itself,
 # as its one error line, so its own log records would only repeat that line on stderr.
@@ -21,7 +23,7 @@ class DynamoCommand(BaseCommand):
         _DATA_LAYER_LOGGER.setLevel(logging.CRITICAL)
         try:
             return super().execute(*args, **options)
-        except DataLayerError as error:
-            raise CommandError(str(error)) from error
+        except (DomainError, DataLayerError) as error:
+            raise CommandError(describe(error)) from error
         finally:
             _DATA_LAYER_LOGGER.setLevel(previous)

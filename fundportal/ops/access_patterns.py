@@ -27,13 +27,15 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from documents import services
+from fundportal.domain.errors import NotFound
+from fundportal.domain.kinds import POSITION_KINDS, Kind, SearchKind, validate_id
+from fundportal.domain.model import CapitalCall, Document
 from fundportal.dynamo import keys
-from fundportal.dynamo.entities import CapitalCall, Document
-from fundportal.dynamo.errors import NotFound
 from fundportal.dynamo.instrumentation import Collector, collect
-from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.mapping import to_item
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
+from fundportal.messages import describe
 from fundportal.ops import maintenance
 
 if TYPE_CHECKING:
@@ -196,7 +198,7 @@ class PatternResult:
 def key_values(document_id: str, position_id: str, month: date | None = None) -> dict[str, str]:
     """Concrete key strings for the catalog's templates, all built by keys.py."""
     lo, hi = keys.history_range(Kind.DOCUMENT, None, None)
-    entry_sks = [keys.entry_sk(kind, position_id) for kind in keys.POSITION_KINDS]
+    entry_sks = [keys.entry_sk(kind, position_id) for kind in POSITION_KINDS]
     return {
         "document": keys.document_pk(document_id),
         "position": keys.position_index_pk(position_id),
@@ -219,7 +221,7 @@ def _measure(pattern: Pattern, values: dict[str, str], action: Callable[[], int]
         try:
             items = action()
         except NotFound as error:
-            items, note = 0, str(error)
+            items, note = 0, describe(error)
         elapsed = (time.perf_counter() - started) * 1000
     return _result(pattern, values, collector, items, note, elapsed)
 
@@ -270,8 +272,8 @@ def run_patterns(document_id: str, position_id: str, *, writes: bool = False) ->
     explanation would be meaningless). A position missing from the document is reported in
     the rows' `note` with items=0: the request was still made and measured.
     """
-    keys.validate_id(document_id, "document id")
-    keys.validate_id(position_id, "position id")
+    validate_id(document_id, "document id")
+    validate_id(position_id, "position id")
     by_number = {p.number: p for p in CATALOG}
     repository, positions = DocumentRepository(), PositionRepository()
     overview_holder: dict[str, Any] = {}
@@ -334,7 +336,7 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         )
 
     def bulk_load() -> int:
-        items = [entry(f"{position_id}-{n}", "1000.00").to_item() for n in range(BULK_LOAD_SAMPLE)]
+        items = [to_item(entry(f"{position_id}-{n}", "1000.00")) for n in range(BULK_LOAD_SAMPLE)]
         return repository.bulk_load(items, workers=1)  # workers=1: its requests are recorded here
 
     results: list[PatternResult] = []
@@ -367,10 +369,10 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         search = [
             keys.search_keys(kind, target)
             for kind, target in (
-                (keys.SearchKind.DOCUMENT, document_id),
-                (keys.SearchKind.POSITION, position_id),
-                (keys.SearchKind.FUND, "EXPLAIN"),
-                (keys.SearchKind.INVESTOR, "EXPLAIN"),
+                (SearchKind.DOCUMENT, document_id),
+                (SearchKind.POSITION, position_id),
+                (SearchKind.FUND, "EXPLAIN"),
+                (SearchKind.INVESTOR, "EXPLAIN"),
             )
         ]
         repository.gateway.batch_write((), delete_keys=search)

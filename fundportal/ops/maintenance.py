@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fundportal.dynamo import keys
+from fundportal.domain.kinds import Kind
 from fundportal.dynamo.client import table_name
-from fundportal.dynamo.entities import entity_from_item, search_items_of_item
 from fundportal.dynamo.errors import ConditionFailed
 from fundportal.dynamo.gateway import Condition, TableGateway
+from fundportal.dynamo.mapping import entity_from_item, search_items_of_item, to_item
 
 # Index attributes an entity's to_item() derives from its own fields.
 INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK")
-FUND_ENTITY_TYPES = frozenset(keys.Kind(k).entity_type for k in keys.Kind)
+FUND_ENTITY_TYPES = frozenset(Kind(k).entity_type for k in Kind)
 
 
 # --- deleting whole partitions (throwaway data of the access-pattern explainer, tests) -----------
@@ -71,7 +71,7 @@ def expected_index_attributes(item: dict[str, Any]) -> dict[str, Any] | None:
     calling to_item(); None when the item is not a fund entity (month catalog, audit trail)."""
     if item.get("EntityType") not in FUND_ENTITY_TYPES:
         return None
-    derived = entity_from_item(item).to_item()
+    derived = to_item(entity_from_item(item))
     return {name: derived.get(name) for name in INDEX_ATTRIBUTES}
 
 
@@ -251,7 +251,7 @@ def backfill_indexes(
 
 def _search_items(item: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     try:
-        found = [s.to_item() for s in search_items_of_item(item)]
+        found = [to_item(s) for s in search_items_of_item(item)]
     except (ValueError, KeyError):
         return {}
     return {(s["PK"], s["SK"]): s for s in found}

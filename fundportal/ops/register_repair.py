@@ -17,12 +17,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.dynamo import keys
-from fundportal.dynamo.entities import PositionEntry
 from fundportal.dynamo.errors import TransactionCancelled
 from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.keys import POSITION_KINDS, Kind
-from fundportal.dynamo.register import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
+from fundportal.dynamo.mapping import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, from_item, to_item
 from fundportal.dynamo.repositories.documents import REQUEST_TOKEN
 from fundportal.dynamo.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
 from fundportal.dynamo.repositories.register import RegisterRepository, RegisterWrite
@@ -71,13 +71,13 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
     for item in items:
         kind = item.get("EntityType")
         if kind in ENTRY_TYPES:
-            entry = PositionEntry.from_item(item)
+            entry = from_item(PositionEntry, item)
             entries.setdefault(entry.position_id, []).append(entry)
         elif kind == REGISTER_TYPE:
-            register = PositionRegister.from_item(item)
+            register = from_item(PositionRegister, item)
             have = stored.setdefault(register.position_id, {})
             have["register"] = register
-            want = register.to_item()
+            want = to_item(register)
             have["indexed"] = all(item.get(name) == want[name] for name in INVESTOR_INDEX_KEYS)
         elif kind == LEGACY_INVESTOR_COPY_TYPE:
             stored.setdefault(keys.parse_register_pk(item["PK"]), {})["legacy_copy"] = True
@@ -114,7 +114,7 @@ def uncounted_imports(items: list[dict[str, Any]]) -> dict[str, set[str]]:
         run = by_marker.get(marker_of_token(item.get(REQUEST_TOKEN)) or "")
         if run is None or run.published or item.get("EntityType") not in ENTRY_TYPES:
             continue
-        entry = PositionEntry.from_item(item)
+        entry = from_item(PositionEntry, item)
         if entry.document_id in run.new_documents and keys.document_pk(entry.document_id) not in documents:
             found.setdefault(entry.position_id, set()).add(run.marker)
     return found

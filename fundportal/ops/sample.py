@@ -7,7 +7,8 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from fundportal.dynamo.entities import CapitalActivity, CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.model import CapitalActivity, CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.dynamo.mapping import to_item
 
 FUND = "FUND_A"
 POSITIONS = {"POSITION_1": "INVESTOR_1", "POSITION_2": "INVESTOR_2"}
@@ -94,7 +95,7 @@ def sample_entities() -> list[Any]:
 
 def sample_items() -> list[dict[str, Any]]:
     """The 14 fund items (plus nothing else: the month catalog is written by seed_demo)."""
-    return [entity.to_item() for entity in sample_entities()]
+    return [to_item(entity) for entity in sample_entities()]
 
 
 # The position register of the sample (issue 13): not among the seed's 14 items, written beside
@@ -107,8 +108,7 @@ SAMPLE_COMMITMENTS = {"POSITION_1": Decimal(2_000_000), "POSITION_2": Decimal(1_
 
 def sample_registers() -> list[Any]:
     from fundportal.domain.figures import FiguresBuilder
-    from fundportal.dynamo.entities import PositionEntry
-    from fundportal.dynamo.register import PositionRegister
+    from fundportal.domain.model import PositionEntry, PositionRegister
 
     registers = []
     for position_id, investor_id in POSITIONS.items():
@@ -132,6 +132,6 @@ def sample_registers() -> list[Any]:
 
 def sample_register_items() -> list[dict[str, Any]]:
     """The registers and FUND_A's catalog entry (3 items)."""
-    from fundportal.dynamo.register import FundCatalogEntry
+    from fundportal.dynamo.mapping import FundCatalogEntry
 
-    return [*(r.to_item() for r in sample_registers()), FundCatalogEntry(FUND).to_item()]
+    return [*(to_item(r) for r in sample_registers()), to_item(FundCatalogEntry(FUND))]

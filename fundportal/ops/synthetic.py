@@ -34,16 +34,17 @@ from functools import lru_cache
 from typing import Any
 
 from fundportal.domain.figures import FiguresBuilder
-from fundportal.dynamo.entities import (
+from fundportal.domain.model import (
     CapitalActivity,
     CapitalCall,
     Distribution,
     Document,
     NetAssetValue,
     PositionEntry,
+    PositionRegister,
     UnfundedCommitment,
 )
-from fundportal.dynamo.register import FundCatalogEntry, PositionRegister
+from fundportal.dynamo.mapping import FundCatalogEntry, to_item
 from fundportal.dynamo.repositories.documents import document_items
 
 CENT = Decimal("0.01")
@@ -159,7 +160,7 @@ def _document_items(spec: SyntheticSpec, n: int, entries: list[PositionEntry] | 
             status=rng.choice(("Pending", "Completed")),
             updated_at=earlier,
         ).superseded(archived_on)
-        items += [old_document.to_item(), old_activity.to_item()]
+        items += [to_item(old_document), to_item(old_activity)]
     return items
 
 
@@ -239,10 +240,10 @@ def generate(spec: SyntheticSpec) -> Iterator[dict[str, Any]]:
             revision=1,
             updated_by=BY,
         ).with_builder(builder)
-        yield register.to_item()
+        yield to_item(register)
         if first.fund_id not in funds_seen:
             funds_seen.add(first.fund_id)
-            yield FundCatalogEntry(first.fund_id).to_item()
+            yield to_item(FundCatalogEntry(first.fund_id))
 
 
 def item_size(item: dict[str, Any]) -> int:

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import Group, Permission
 
-from fundportal.dynamo.keys import Kind
+from fundportal.domain.kinds import Kind
 from fundportal.models import EDITORS_GROUP
 
 sync_api = pytest.importorskip("playwright.sync_api")

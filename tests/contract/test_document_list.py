@@ -10,10 +10,11 @@ import pytest
 
 from documents import list_selectors
 from documents.list_selectors import ListFilters, document_list_page
-from fundportal.dynamo.entities import DOCUMENT_TYPES, Document, search_items_of
-from fundportal.dynamo.errors import BadCursor
+from fundportal.domain.errors import BadCursor
+from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind
+from fundportal.domain.model import Document
 from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.keys import SearchKind
+from fundportal.dynamo.mapping import search_items_of, to_item
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.repositories.document_list import DocumentListRepository
 from fundportal.dynamo.repositories.documents import document_items
@@ -57,7 +58,7 @@ def listed(backend) -> list[Document]:
     items = []
     for document in made:
         items += document_items(document, None, [])
-        items.append(document.superseded(date(2025, 1, 2)).to_item())
+        items.append(to_item(document.superseded(date(2025, 1, 2))))
     DocumentRepository().bulk_load(items, workers=backend.workers(4))
     DocumentListRepository().put_search_items(s for d in made for s in search_items_of(d))
     return made

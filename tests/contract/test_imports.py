@@ -13,9 +13,9 @@ from django.core.management import CommandError, call_command
 
 from documents import selectors
 from documents.services import document_create, entry_record
+from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import figures_by_currency
-from fundportal.dynamo.entities import CapitalCall, Document, NetAssetValue
-from fundportal.dynamo.errors import NotFound
+from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.dynamo.repositories.imports import ImportRepository
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.ops.register_repair import verify_positions

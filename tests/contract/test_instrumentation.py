@@ -10,12 +10,14 @@ from datetime import date
 import pytest
 
 from documents import services
-from fundportal.dynamo.entities import Document
-from fundportal.dynamo.errors import AlreadyExists, NotFound, StoreUnavailable
+from fundportal.domain.errors import AlreadyExists, NotFound
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import Document
+from fundportal.dynamo.errors import StoreUnavailable
 from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import Collector, PageLogBuffer, RequestRecord, collect
-from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.schema import POSITION_INDEX
+from fundportal.messages import describe
 from tests.request_counts import assert_dynamodb_requests
 
 
@@ -96,7 +98,7 @@ def test_unreachable_store_is_recorded_and_typed(settings):
     settings.DYNAMODB_MAX_ATTEMPTS = 1
     with collect() as requests, pytest.raises(StoreUnavailable) as raised:
         call("GetItem", TableName="t", Key={"PK": {"S": "A"}, "SK": {"S": "B"}})
-    assert "cannot reach DynamoDB" in raised.value.user_message
+    assert "cannot reach DynamoDB" in describe(raised.value)
     ((record,),) = [requests.records]
     assert (record.operation, record.items, record.read_units) == ("GetItem", 0, 0)
 

@@ -12,11 +12,12 @@ from urllib.parse import unquote
 
 import pytest
 
+from fundportal.domain.errors import BadCursor
 from fundportal.domain.figures import figures_by_currency
-from fundportal.dynamo import BadCursor
-from fundportal.dynamo.entities import CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.mapping import to_item
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.repositories.documents import document_items
 
@@ -88,7 +89,7 @@ def test_a_partition_over_1_mb_is_read_whole(backend):
     padded = []
     for n in range(12):
         entry = CapitalCall("BIGDOC", f"BIGPOS_{n}", "FUND_P", "INV_P", Decimal(1000 + n), as_of_date=date(2025, 9, 30))
-        padded.append({**entry.to_item(), "Notes": "n" * 100_000})  # not read by the portal; only size
+        padded.append({**to_item(entry), "Notes": "n" * 100_000})  # not read by the portal; only size
     repository.bulk_load(document_items(document, None, []) + padded, workers=1)
     with collect() as requests:
         overview = repository.overview("BIGDOC")

@@ -12,14 +12,15 @@ import pytest
 from django.core.management import call_command
 
 from documents import services
+from fundportal.domain.errors import PositionMismatch
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
 from fundportal.dynamo import tables
-from fundportal.dynamo.entities import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
 from fundportal.dynamo.gateway import call
-from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.mapping import to_item
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.dynamo.schema import POSITION_INDEX, TABLE
 from fundportal.ops.register_repair import verify_positions
-from positions.services import PositionMismatch
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +108,7 @@ def test_verify_reports_and_repair_fixes_idempotently(sample, settings):
     broken = registers.get("POSITION_2", consistent=True)
     builder = broken.builder()
     builder.add(_entry(CapitalCall, position_id="POSITION_2", investor_id="INVESTOR_2", amount="1"))
-    item = {k: v for k, v in broken.with_builder(builder).to_item().items() if not k.startswith("GSI4")}
+    item = {k: v for k, v in to_item(broken.with_builder(builder)).items() if not k.startswith("GSI4")}
     registers.gateway.batch_write([item])  # disagrees with its entries, written before the investor index
     call("DeleteItem", TableName=sample.table, Key={"PK": {"S": "POSITION#POSITION_1"}, "SK": {"S": "REGISTER"}})
     report = verify_positions()
@@ -132,7 +133,7 @@ def test_repair_moves_a_table_from_investor_copies_to_the_investor_index(sample)
     each register back with its investor index keys and deletes the copy, in one transaction."""
     registers = RegisterRepository()
     old = registers.get("POSITION_1", consistent=True)
-    legacy_register = {k: v for k, v in old.to_item().items() if not k.startswith("GSI4")}
+    legacy_register = {k: v for k, v in to_item(old).items() if not k.startswith("GSI4")}
     legacy_copy = {
         **{k: v for k, v in legacy_register.items() if not k.startswith("GSI")},
         "SK": "REGISTER#INVESTOR",

@@ -20,33 +20,26 @@ import pytest
 
 from documents import services
 from documents.selectors import document_overview
+from fundportal.domain.errors import BadCursor, Conflict, InvalidId, ItemTooLarge, NotFound
 from fundportal.domain.figures import figures_by_currency
-from fundportal.dynamo import gateway, keys
-from fundportal.dynamo.client import get_client
-from fundportal.dynamo.entities import (
+from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.model import (
     ENTRY_CLASSES,
     CapitalActivity,
     CapitalCall,
     Distribution,
     Document,
-    PositionEntry,
     UnfundedCommitment,
 )
-from fundportal.dynamo.errors import (
-    BadCursor,
-    Conflict,
-    InvalidId,
-    ItemTooLarge,
-    NotFound,
-    RequestRejected,
-    UnprocessedItems,
-)
+from fundportal.dynamo import gateway, keys, mapping
+from fundportal.dynamo.client import get_client
+from fundportal.dynamo.errors import RequestRejected, UnprocessedItems
 from fundportal.dynamo.gateway import MAX_ITEM_BYTES, call
 from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.repositories.documents import DocumentOverview, PositionInDocument, document_items
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 from fundportal.dynamo.serialization import from_item
+from fundportal.messages import describe
 
 RESTATED_ON = date(2025, 10, 5)
 
@@ -54,7 +47,7 @@ RESTATED_ON = date(2025, 10, 5)
 def amounts(row: PositionInDocument) -> tuple[Decimal | None, ...]:
     """(capital call, distribution, unfunded commitment) amounts of a position in a document (the
     seed's three kinds; NAV, issue 13, is asserted by test_register_contract)."""
-    return tuple(e.amount if (e := row.get(kind)) is not None else None for kind in keys.POSITION_KINDS[:3])
+    return tuple(e.amount if (e := row.get(kind)) is not None else None for kind in POSITION_KINDS[:3])
 
 
 def position(overview: DocumentOverview, position_id: str) -> PositionInDocument:
@@ -435,7 +428,7 @@ def test_10_stale_revision_is_a_conflict_naming_the_current_revision_and_who(
         restate("DOC001", 2, {"title": "Ben's"}, user="ben", on=RESTATED_ON)
     conflict = raised.value
     assert (conflict.expected_revision, conflict.current_revision, conflict.updated_by) == (2, 3, "ana")
-    assert "ana" in conflict.user_message and "revision 3" in conflict.user_message
+    assert "ana" in describe(conflict) and "revision 3" in describe(conflict)
     assert repo.get("DOC001").title == "Ana's"
 
 
@@ -602,7 +595,7 @@ def test_12_persistently_unprocessed_items_raise_and_are_never_dropped_silently(
     with pytest.raises(UnprocessedItems) as raised:
         repo.bulk_load(items, workers=1)
     assert raised.value.count == 2
-    assert "2 items were still unprocessed" in raised.value.user_message
+    assert "2 items were still unprocessed" in describe(raised.value)
     assert sent == [12, 2, 2, 2] and attempts == [0, 1, 2]  # no pointless sleep after the last try
     # 10 of 12 written; the 2 left (last entry, month catalog) are reported, not dropped silently
     assert repo.count_partition("BULK03") == 10
@@ -644,7 +637,7 @@ def test_item_over_400_kb_is_refused_before_any_request(repo, django_assert_dyna
     huge = "y" * (MAX_ITEM_BYTES + 1)
     with django_assert_dynamodb_requests(0), pytest.raises(ItemTooLarge) as raised:
         repo.bulk_load([{**_entries("HUGE01", 1)[2], "Notes": huge}], workers=1)
-    assert "DynamoDB accepts at most 409,600 bytes" in raised.value.user_message
+    assert "DynamoDB accepts at most 409,600 bytes" in describe(raised.value)
     with django_assert_dynamodb_requests(0), pytest.raises(ItemTooLarge):
         create(Document(document_id="HUGE02", title=huge, as_of_date=date(2025, 1, 31)))
     with django_assert_dynamodb_requests(0), pytest.raises(ItemTooLarge):
@@ -686,7 +679,7 @@ def test_invalid_ids_in_entities_are_refused_before_any_request(repo, django_ass
     with django_assert_dynamodb_requests(0), pytest.raises(InvalidId):
         services.entry_put(entry=_new_call(position_id="POS#1"), user="ana")
     with django_assert_dynamodb_requests(0), pytest.raises(InvalidId):
-        repo.bulk_load([PositionEntry.to_item(_new_call(position_id="bad id"))])
+        repo.bulk_load([mapping.to_item(_new_call(position_id="bad id"))])
 
 
 # --- threads share the client safely -----------------------------------------------------------

@@ -20,10 +20,11 @@ import pytest
 from botocore.awsrequest import AWSResponse
 
 from documents import services
+from fundportal.domain.errors import Conflict
+from fundportal.domain.kinds import Kind
 from fundportal.dynamo import gateway
 from fundportal.dynamo.client import get_client
-from fundportal.dynamo.errors import Conflict, DataLayerError
-from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.errors import DataLayerError
 
 pytestmark = pytest.mark.local_only
 

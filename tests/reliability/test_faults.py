@@ -16,11 +16,11 @@ from botocore.exceptions import ClientError
 from botocore.retries import standard
 
 from documents import services
-from fundportal.dynamo import Conflict, StoreUnavailable
+from fundportal.domain.errors import Conflict, IdempotencyMismatch
+from fundportal.domain.kinds import Kind
+from fundportal.dynamo import StoreUnavailable
 from fundportal.dynamo.client import reset_clients
-from fundportal.dynamo.errors import IdempotencyMismatch
 from fundportal.dynamo.gateway import call
-from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.repositories import DocumentRepository
 from tests.reliability.faults import (
     Attempt,

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 
 from documents import selectors, services
-from fundportal.dynamo.entities import CapitalCall, Document, NetAssetValue
+from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.ops.register_repair import verify_positions
 from imports.services import import_apply, import_prepare

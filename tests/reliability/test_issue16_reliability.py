@@ -15,9 +15,9 @@ from django.contrib.auth.models import Group
 from django.test import Client
 
 from documents import services
+from fundportal.domain.kinds import Kind
 from fundportal.dynamo.errors import StoreUnavailable
 from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.keys import Kind
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.models import EDITORS_GROUP
 from tests.reliability.faults import _Body, inject

@@ -22,9 +22,10 @@ import pytest
 
 from documents import services
 from documents.selectors import document_overview
-from fundportal.dynamo import Conflict, StoreUnavailable
-from fundportal.dynamo.entities import CapitalCall, Document
-from fundportal.dynamo.keys import Kind
+from fundportal.domain.errors import Conflict
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import CapitalCall, Document
+from fundportal.dynamo import StoreUnavailable
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 
 pytestmark = pytest.mark.local_only

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from documents import services
 from fundportal.domain.figures import FiguresBuilder
-from fundportal.dynamo.entities import CapitalCall, Distribution, Document, NetAssetValue
+from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.ops.register_repair import verify_positions
 

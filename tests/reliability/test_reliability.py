@@ -18,12 +18,15 @@ from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 
 from documents import services
-from fundportal.dynamo import ItemTooLarge, tables
-from fundportal.dynamo.entities import Document
+from fundportal.domain.errors import ItemTooLarge
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import Document
+from fundportal.dynamo import tables
 from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.mapping import to_item
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamodb_local import free_port, start
+from fundportal.messages import describe
 from tests.web.urlmap import analyst_routes
 
 pytestmark = pytest.mark.local_only
@@ -174,7 +177,7 @@ def test_items_over_400_kb_are_refused_before_any_request(backend):
     with collect() as requests, pytest.raises(ItemTooLarge) as raised:
         services.document_create(document=huge, user="editor")
     assert requests.count == 0
-    assert "DynamoDB accepts at most 409,600 bytes per item" in str(raised.value)
+    assert "DynamoDB accepts at most 409,600 bytes per item" in describe(raised.value)
     with collect() as requests, pytest.raises(ItemTooLarge):
-        repository.bulk_load([huge.to_item()])
+        repository.bulk_load([to_item(huge)])
     assert requests.count == 0

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from documents import services
-from fundportal.dynamo import Conflict, DataLayerError
-from fundportal.dynamo.entities import CapitalActivity, CapitalCall, Document
+from fundportal.domain.errors import Conflict
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import CapitalActivity, CapitalCall, Document
+from fundportal.dynamo import DataLayerError
 from fundportal.dynamo.gateway import TableGateway, call
-from fundportal.dynamo.keys import Kind
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
 

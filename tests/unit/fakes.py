@@ -8,12 +8,13 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 
+from fundportal.domain.errors import AlreadyExists, NotFound
+from fundportal.domain.kinds import Kind, parse_version_id
+from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
 from fundportal.dynamo import keys
-from fundportal.dynamo.entities import AuditEntry, CapitalActivity, Document, PositionEntry
-from fundportal.dynamo.errors import AlreadyExists, NotFound, TransactionCancelled
+from fundportal.dynamo.errors import TransactionCancelled
 from fundportal.dynamo.gateway import check_size
-from fundportal.dynamo.keys import Kind
-from fundportal.dynamo.register import PositionRegister
+from fundportal.dynamo.mapping import sort_key, to_item
 from fundportal.dynamo.repositories import Loaded, PositionPage
 from fundportal.dynamo.repositories.documents import (
     ENTRY_SEEN_ATTRIBUTES,
@@ -32,7 +33,7 @@ def _cancelled(index: int, size: int) -> TransactionCancelled:
 
 def _seen(entry: PositionEntry) -> dict[str, Any]:
     """What the real write condition compares: the attributes the entry was read with."""
-    item = entry.to_item()
+    item = to_item(entry)
     return {attribute: item.get(attribute) for attribute in ENTRY_SEEN_ATTRIBUTES}
 
 
@@ -84,7 +85,7 @@ class FakeDocumentRepository:
 
     def overview(self, document_id: str) -> DocumentOverview:
         document = self.get(document_id)
-        archived = sorted(self.archived.get(document_id, []), key=lambda v: v.sk, reverse=True)
+        archived = sorted(self.archived.get(document_id, []), key=sort_key, reverse=True)
         rows = self._rows(document_id)
         return DocumentOverview(
             document=document,
@@ -104,16 +105,16 @@ class FakeDocumentRepository:
         self, document_id: str, start: date | None = None, end: date | None = None, kind: Kind = Kind.DOCUMENT
     ) -> list[Any]:
         lo, hi = keys.history_range(kind, start, end)
-        found = [v for v in self.archived.get(document_id, []) if lo <= v.sk <= hi]
-        return sorted(found, key=lambda v: v.sk, reverse=True)
+        found = [v for v in self.archived.get(document_id, []) if lo <= sort_key(v) <= hi]
+        return sorted(found, key=sort_key, reverse=True)
 
     def all_versions(self, document_id: str) -> tuple[Document, list[Document]]:
         return self.get(document_id), self.versions(document_id)
 
     def version(self, document_id: str, version: str) -> Document:
-        sk = keys.historical_sk(Kind.DOCUMENT, *keys.parse_version_id(version))
+        sk = keys.historical_sk(Kind.DOCUMENT, *parse_version_id(version))
         for archived in self.archived.get(document_id, []):
-            if archived.sk == sk:
+            if sort_key(archived) == sk:
                 return archived
         raise NotFound("Document version", f"{document_id} {version}")
 
@@ -137,7 +138,7 @@ class FakeDocumentRepository:
         return trail[:limit]
 
     def check(self, entity: Any) -> None:
-        check_size(entity.to_item())
+        check_size(to_item(entity))
 
     def load_for_restatement(self, document_id: str) -> tuple[Loaded[Document], CapitalActivity | None]:
         document = self.documents.get(document_id)
@@ -202,9 +203,9 @@ class FakeDocumentRepository:
         if current is None or current.revision != expected_revision:
             raise _cancelled(0, size)
         history = self.archived.setdefault(document.document_id, [])
-        if any(v.sk == archived.sk for v in history):
+        if any(sort_key(v) == sort_key(archived) for v in history):
             raise _cancelled(1, size)
-        if archived_activity is not None and any(v.sk == archived_activity.sk for v in history):
+        if archived_activity is not None and any(sort_key(v) == sort_key(archived_activity) for v in history):
             raise _cancelled(size - 2, size)
         self.documents[document.document_id] = document
         self.document_tokens[document.document_id] = audit.token

@@ -104,7 +104,8 @@ def test_the_scan_covers_the_project():
     modules = {str(p.relative_to(ROOT)) for p in python_modules()}
     assert "fundportal/dynamo/repositories/documents.py" in modules
     assert "fundportal/dynamo/gateway.py" in modules
-    assert "fundportal/dynamo/entities.py" in modules
+    assert "fundportal/dynamo/mapping.py" in modules
+    assert "fundportal/domain/model.py" in modules
     assert "fundportal/dynamo/keys.py" not in modules
     assert any(m.startswith("documents/") for m in modules)
 

@@ -11,9 +11,10 @@ from decimal import Decimal
 import pytest
 
 from fundportal.domain.figures import FiguresBuilder, percent_called, rvpi, sum_figures, tvpi
+from fundportal.domain.kinds import Kind
 from fundportal.domain.money import money
 from fundportal.domain.returns import as_percent, irr
-from fundportal.dynamo.keys import Kind
+from fundportal.dynamo.mapping import from_item
 
 AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
 
@@ -152,13 +153,13 @@ def test_fund_totals_sum_navs_per_currency():
 def test_synthetic_positions_are_coherent_with_their_commitments():
     """seed_demo's synthetic data (issue 13): several funds and investors, a register per position
     with its commitment, NAV statements, and called <= commitment."""
-    from fundportal.dynamo.register import PositionRegister
+    from fundportal.domain.model import PositionRegister
     from fundportal.ops.synthetic import SyntheticSpec, generate
 
     spec = SyntheticSpec(documents=24, positions=5, versions=0, funds=3, seed=7)
     items = list(generate(spec))
     assert len(items) == spec.item_count
-    registers = [PositionRegister.from_item(i) for i in items if i["EntityType"] == "PositionRegister"]
+    registers = [from_item(PositionRegister, i) for i in items if i["EntityType"] == "PositionRegister"]
     assert (
         len(registers) == 15
         and len({r.fund_id for r in registers}) == 3

@@ -9,11 +9,11 @@ import pytest
 from django.urls import reverse
 
 from documents import selectors
+from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.domain.money import money
-from fundportal.dynamo.entities import CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.dynamo.errors import NotFound
-from fundportal.dynamo.keys import POSITION_KINDS, Kind
 from positions import selectors as position_selectors
 
 from .fakes import FakeDocumentRepository, FakePositionRepository

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from documents import services
-from fundportal.dynamo.entities import CapitalActivity, CapitalCall, Distribution, Document
-from fundportal.dynamo.errors import AlreadyExists, Conflict, NotFound
-from fundportal.dynamo.keys import Kind
+from fundportal.domain.errors import AlreadyExists, Conflict, NotFound
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import CapitalActivity, CapitalCall, Distribution, Document
 
 from .fakes import FakeDocumentRepository
 

@@ -12,9 +12,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from fundportal.dynamo import NotFound
-from fundportal.dynamo.entities import ENTRY_STATUSES, entity_from_item
+from fundportal.domain.errors import NotFound
+from fundportal.domain.kinds import ENTRY_STATUSES
+from fundportal.dynamo import mapping
 from fundportal.dynamo.gateway import call
+from fundportal.dynamo.mapping import entity_from_item
 from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamo.schema import TABLE, describe_differences
 from fundportal.dynamo.serialization import from_item
@@ -280,7 +282,7 @@ def test_backfill_fixes_corrupted_index_keys_and_is_idempotent(sample):
     assert "search keys written 7" in out
     fixed = raw_item(sample.table, "DOC001", "CAPITAL_CALL#POSITION_1")
     assert fixed["GSI2_SK"] == "CAPITAL_CALL#DOC001"
-    derived = entity_from_item(fixed).to_item()
+    derived = mapping.to_item(entity_from_item(fixed))
     assert {k: fixed.get(k) for k in INDEX_ATTRIBUTES} == {k: derived.get(k) for k in INDEX_ATTRIBUTES}
     document = raw_item(sample.table, "DOC002", "DOCUMENT#LATEST")
     assert (document["GSI_PK"], document["GSI_SK"]) == ("DOCUMENT#LATEST#DOC002", "METADATA")

@@ -21,7 +21,7 @@ import pytest
 from django.core.management import call_command
 
 from documents import services
-from fundportal.dynamo.entities import CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.dynamo.repositories.documents import document_items
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from documents import selectors
 from documents.forms import EntryForm
-from fundportal.dynamo import NotFound
+from fundportal.domain.errors import NotFound
 from fundportal.models import EDITORS_GROUP
 from positions.selectors import position_report
 from tests.notices import csv_bytes, notice_rows, row

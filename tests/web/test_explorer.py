@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from fundportal.dynamo.errors import BadCursor, InvalidId
+from fundportal.domain.errors import BadCursor, InvalidId
 from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 from fundportal.ops import explorer
 

@@ -13,9 +13,9 @@ from decimal import Decimal
 import pytest
 from django.core import signing
 
+from fundportal.domain.model import CapitalCall, Document
 from fundportal.dynamo import budget
 from fundportal.dynamo.client import get_client
-from fundportal.dynamo.entities import CapitalCall, Document
 from fundportal.dynamo.instrumentation import Collector, PageLogBuffer, RequestRecord
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.repositories.documents import document_items

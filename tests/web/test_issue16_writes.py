@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from documents import services
-from fundportal.dynamo.keys import Kind
+from fundportal.domain.kinds import Kind
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.models import EDITORS_GROUP
 
@@ -219,8 +219,8 @@ def test_as_of_dates_outside_1900_2100_are_refused(backend, editor_client, as_of
 def test_services_refuse_an_as_of_date_outside_the_range(backend):
     from datetime import date
 
-    from fundportal.dynamo.entities import Document
-    from fundportal.dynamo.errors import InvalidId
+    from fundportal.domain.errors import InvalidId
+    from fundportal.domain.model import Document
 
     with pytest.raises(InvalidId):
         services.document_create(document=Document("DOC901", as_of_date=date(1, 1, 1)), user="u")

@@ -19,8 +19,8 @@ from django.urls import reverse
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
 from fundportal.charts import ChartPoint, build_chart, compact
-from fundportal.dynamo import BadCursor, InvalidId, NotFound
-from fundportal.dynamo.keys import parse_version_id, version_id
+from fundportal.domain.errors import BadCursor, InvalidId, NotFound
+from fundportal.domain.kinds import parse_version_id, version_id
 from fundportal.jinja_globals import money, multiple
 
 pytestmark = pytest.mark.django_db
@@ -406,7 +406,7 @@ def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(sample, analys
     from dataclasses import replace
 
     from documents import services
-    from fundportal.dynamo.keys import Kind
+    from fundportal.domain.kinds import Kind
 
     call = sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_2")
     services.entry_put(entry=replace(call, status="Cancelled"), user="test")

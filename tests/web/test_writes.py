@@ -14,10 +14,10 @@ from django.urls import reverse
 
 from documents import selectors, services
 from documents.forms import CreateDocumentForm, EntryForm, RestateForm
+from fundportal.domain.errors import Conflict, NotFound
 from fundportal.domain.figures import Figures
-from fundportal.dynamo import Conflict, NotFound
-from fundportal.dynamo.entities import CapitalCall, utcnow
-from fundportal.dynamo.keys import Kind
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import CapitalCall, utcnow
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.models import EDITORS_GROUP
 

@@ -12,8 +12,8 @@ from rich.table import Table
 
 from documents import selectors
 from fundportal.domain import dates
-from fundportal.dynamo.entities import Document
-from fundportal.dynamo.keys import validate_id
+from fundportal.domain.kinds import validate_id
+from fundportal.domain.model import Document
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console, write_csv
 

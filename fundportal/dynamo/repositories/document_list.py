@@ -8,11 +8,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from fundportal.domain.errors import BadCursor, InvalidId
+from fundportal.domain.kinds import DEFAULT_DOCUMENT_TYPE, Kind, SearchKind, parse_month
+from fundportal.domain.model import Document
+
 from .. import keys
-from ..entities import DEFAULT_DOCUMENT_TYPE, Document, SearchItem
-from ..errors import BadCursor, InvalidId
 from ..gateway import TableGateway
-from ..keys import Kind
+from ..mapping import SearchItem, from_item, to_item
 from ..schema import MONTH_INDEX, TABLE
 from .documents import DocumentSummary
 
@@ -39,7 +41,7 @@ class MonthChunk:
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    kind: keys.SearchKind
+    kind: SearchKind
     target_id: str
 
 
@@ -59,7 +61,7 @@ class DocumentListRepository:
     ) -> MonthChunk:
         """Current documents of `month` ('YYYY-MM') newest first, as-of dates within
         [lower, upper], continuing after the index position `after` (a GSI3_SK of this month)."""
-        year, number = keys.parse_month(month)
+        year, number = parse_month(month)
         shard = keys.month_shard(date(year, number, 1))
         lo, hi = keys.month_index_range(lower, upper)
         condition = f"{_MONTH.pk} = :pk AND {_MONTH.sk} BETWEEN :lo AND :hi"
@@ -74,7 +76,7 @@ class DocumentListRepository:
         )
         items = []
         for item in page.items:
-            document = Document.from_item(item)
+            document = from_item(Document, item)
             items.append(
                 Listed(
                     position=item[_MONTH.sk],
@@ -97,7 +99,7 @@ class DocumentListRepository:
     def put_search_items(self, items: Iterable[SearchItem], workers: int = 1) -> int:
         """Write search items (idempotent puts of constant items); duplicates are written once."""
         unique = {(i.kind, i.target_id): i for i in items}
-        return self.gateway.batch_write((i.to_item() for i in unique.values()), workers=workers)
+        return self.gateway.batch_write((to_item(i) for i in unique.values()), workers=workers)
 
 
 def _start_key(shard: str, position: str) -> dict[str, dict[str, str]]:

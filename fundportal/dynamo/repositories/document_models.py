@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Generic, TypeVar
 
-from .. import keys
-from ..entities import CapitalActivity, Document, PositionEntry
-from ..keys import Kind
+from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.model import CapitalActivity, Document, PositionEntry
 
 T = TypeVar("T")
 
@@ -37,7 +36,7 @@ class PositionInDocument:
 
     @property
     def entries(self) -> list[PositionEntry]:
-        return [self.by_kind[kind] for kind in keys.POSITION_KINDS if kind in self.by_kind]
+        return [self.by_kind[kind] for kind in POSITION_KINDS if kind in self.by_kind]
 
 
 @dataclass(slots=True)

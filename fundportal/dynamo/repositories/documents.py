@@ -9,20 +9,22 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 
+from fundportal.domain.errors import AlreadyExists, NotFound
+from fundportal.domain.kinds import POSITION_KINDS, Kind, SearchKind, parse_version_id
+from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
+
 from .. import keys
-from ..entities import (
-    AuditEntry,
-    CapitalActivity,
-    Document,
-    MonthCatalogEntry,
-    PositionEntry,
-    entity_from_item,
-    search_items_of,
-)
-from ..errors import AlreadyExists, NotFound, TransactionCancelled
+from ..errors import TransactionCancelled
 from ..gateway import EXISTS, NOT_EXISTS, Condition, TableGateway, check_size
-from ..keys import Kind
-from ..register import FundCatalogEntry, PositionRegister
+from ..mapping import (
+    FundCatalogEntry,
+    MonthCatalogEntry,
+    entity_from_item,
+    from_item,
+    search_items_of,
+    sort_key,
+    to_item,
+)
 from ..schema import ENTITY_INDEX, MONTH_INDEX, TABLE
 from .document_models import DocumentOverview, DocumentSummary, Loaded, PositionInDocument
 from .register import RegisterWrite, raise_if_register_moved, register_key
@@ -77,8 +79,8 @@ class DocumentRepository:
         return DocumentOverview(
             document=document,
             capital_activity=activity,
-            document_history=sorted(document_history, key=lambda d: d.sk, reverse=True),
-            activity_history=sorted(activity_history, key=lambda a: a.sk, reverse=True),
+            document_history=sorted(document_history, key=sort_key, reverse=True),
+            activity_history=sorted(activity_history, key=sort_key, reverse=True),
             positions=sorted(positions.values(), key=lambda p: p.position_id),
         )
 
@@ -86,10 +88,10 @@ class DocumentRepository:
     def position_in_document(self, document_id: str, position_id: str) -> PositionInDocument:
         """The position's entries by their known keys in one BatchGetItem."""
         pk = keys.document_pk(document_id)
-        found = self.gateway.batch_get([(pk, keys.entry_sk(kind, position_id)) for kind in keys.POSITION_KINDS])
+        found = self.gateway.batch_get([(pk, keys.entry_sk(kind, position_id)) for kind in POSITION_KINDS])
         row = PositionInDocument(document_id, position_id)
         for item in found.values():
-            entry = PositionEntry.from_item(item)
+            entry = from_item(PositionEntry, item)
             row.by_kind[entry.kind] = entry
         if not row.by_kind:
             raise NotFound("Position in document", f"{position_id} in {document_id}")
@@ -102,7 +104,7 @@ class DocumentRepository:
         )
         if item is None:
             raise NotFound(kind.entity_type, f"{position_id} in {document_id}")
-        return PositionEntry.from_item(item)
+        return from_item(PositionEntry, item)
 
     # Pattern 4
     def capital_items(self, document_id: str) -> list[Any]:
@@ -114,7 +116,7 @@ class DocumentRepository:
         item = self.gateway.get((keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT)), consistent=consistent)
         if item is None:
             raise NotFound("Document", document_id)
-        return Document.from_item(item)
+        return from_item(Document, item)
 
     def get_via_index(self, document_id: str) -> Document:
         index = TABLE.index(ENTITY_INDEX)
@@ -123,7 +125,7 @@ class DocumentRepository:
         items = list(self.gateway.query(condition, {":pk": gsi_pk, ":sk": gsi_sk}, index=ENTITY_INDEX))
         if not items:
             raise NotFound("Document", document_id)
-        return Document.from_item(items[0])
+        return from_item(Document, items[0])
 
     # Pattern 6
     def entry_via_index(self, kind: Kind, position_id: str, document_id: str) -> PositionEntry:
@@ -132,7 +134,7 @@ class DocumentRepository:
         items = list(self.gateway.query(f"{index.pk} = :pk", {":pk": gsi_pk}, index=ENTITY_INDEX))
         if not items:
             raise NotFound(kind.entity_type, f"{position_id} in {document_id}")
-        return PositionEntry.from_item(items[0])
+        return from_item(PositionEntry, items[0])
 
     # Pattern 8
     def versions(
@@ -146,7 +148,9 @@ class DocumentRepository:
 
     def all_versions(self, document_id: str) -> tuple[Document, list[Document]]:
         """Current document and every superseded copy: begins_with(SK, 'DOCUMENT#')."""
-        documents = [Document.from_item(i) for i in self._partition(document_id, Kind.DOCUMENT.prefix, forward=False)]
+        documents = [
+            from_item(Document, i) for i in self._partition(document_id, keys.kind_prefix(Kind.DOCUMENT), forward=False)
+        ]
         current = next((d for d in documents if d.latest), None)
         if current is None:
             raise NotFound("Document", document_id)
@@ -154,18 +158,18 @@ class DocumentRepository:
 
     def version(self, document_id: str, version: str) -> Document:
         """One superseded copy by its public version id ('2025-09-01' or '2025-09-01.2'): GetItem."""
-        on, revision = keys.parse_version_id(version)
+        on, revision = parse_version_id(version)
         item = self.gateway.get((keys.document_pk(document_id), keys.historical_sk(Kind.DOCUMENT, on, revision)))
         if item is None:
             raise NotFound("Document version", f"{document_id} {version}")
-        return Document.from_item(item)
+        return from_item(Document, item)
 
     # Pattern 9
     def in_month(self, year: int, month: int, *, newest_first: bool = True) -> list[DocumentSummary]:
         index = TABLE.index(MONTH_INDEX)
         shard = keys.month_shard(date(year, month, 1))
         items = self.gateway.query(f"{index.pk} = :pk", {":pk": shard}, index=MONTH_INDEX, forward=not newest_first)
-        return [DocumentSummary.of(Document.from_item(item)) for item in items]
+        return [DocumentSummary.of(from_item(Document, item)) for item in items]
 
     def months(self) -> list[str]:
         """Months ('YYYY-MM') that have had current documents, newest first (tiny catalog)."""
@@ -174,11 +178,11 @@ class DocumentRepository:
 
     def audit_trail(self, document_id: str, limit: int = 50) -> list[AuditEntry]:
         page = self.gateway.query_page("PK = :pk", {":pk": keys.audit_pk(document_id)}, forward=False, limit=limit)
-        return [AuditEntry.from_item(item) for item in page.items]
+        return [from_item(AuditEntry, item) for item in page.items]
 
     def check(self, entity: Any) -> None:
         """Refuse an entity whose ids or size DynamoDB would refuse, before any request."""
-        check_size(entity.to_item())
+        check_size(to_item(entity))
 
     def existing(self, document_ids: Iterable[str]) -> dict[str, Document]:
         """The current documents among `document_ids`: BatchGetItem, 100 keys a request."""
@@ -186,7 +190,7 @@ class DocumentRepository:
         found: dict[str, Document] = {}
         for start in range(0, len(wanted), 100):
             for item in self.gateway.batch_get(wanted[start : start + 100]).values():
-                document = Document.from_item(item)
+                document = from_item(Document, item)
                 found[document.document_id] = document
         return found
 
@@ -202,7 +206,7 @@ class DocumentRepository:
         found = self.gateway.batch_get([doc_key, activity_key], consistent=True)
         item = found.get(doc_key)
         document = _loaded(Document, item)
-        activity = CapitalActivity.from_item(found[activity_key]) if activity_key in found else None
+        activity = from_item(CapitalActivity, found[activity_key]) if activity_key in found else None
         return document, activity
 
     def load_for_entry(self, document_id: str, kind: Kind, position_id: str) -> tuple[Document, Loaded[PositionEntry]]:
@@ -214,7 +218,7 @@ class DocumentRepository:
             raise NotFound("Document", document_id)
         item = found.get(entry_key)
         entry = _loaded(PositionEntry, item)
-        return Document.from_item(found[doc_key]), entry
+        return from_item(Document, found[doc_key]), entry
 
     def load_for_entry_with_register(
         self, document_id: str, kind: Kind, position_id: str
@@ -226,8 +230,8 @@ class DocumentRepository:
         found = self.gateway.batch_get([doc_key, entry_key, reg_key], consistent=True)
         if doc_key not in found:
             raise NotFound("Document", document_id)
-        register = PositionRegister.from_item(found[reg_key]) if reg_key in found else None
-        return Document.from_item(found[doc_key]), _loaded(PositionEntry, found.get(entry_key)), register
+        register = from_item(PositionRegister, found[reg_key]) if reg_key in found else None
+        return from_item(Document, found[doc_key]), _loaded(PositionEntry, found.get(entry_key)), register
 
     def position_entries(self, position_id: str, kind: Kind) -> list[PositionEntry]:
         """Every entry of one kind of a position (position index, all pages): the register's
@@ -242,13 +246,13 @@ class DocumentRepository:
         self, document: Document, activity: CapitalActivity | None, audit: AuditEntry, request_hash: str | None = None
     ) -> None:
         """Conditional put of a new document (+ activity, month catalog); existing id → AlreadyExists."""
-        actions = [self.gateway.put_action(_stamped(document.to_item(), audit, request_hash), NOT_EXISTS)]
+        actions = [self.gateway.put_action(_stamped(to_item(document), audit, request_hash), NOT_EXISTS)]
         if activity is not None:
-            actions.append(self.gateway.put_action(activity.to_item()))
+            actions.append(self.gateway.put_action(to_item(activity)))
         if document.as_of_date:
-            actions.append(self.gateway.put_action(MonthCatalogEntry(document.as_of_date).to_item()))
+            actions.append(self.gateway.put_action(to_item(MonthCatalogEntry(document.as_of_date))))
         if document.fund_id:  # the funds list's catalog entry comes with the fund's documents
-            actions.append(self.gateway.put_action(FundCatalogEntry(document.fund_id).to_item()))
+            actions.append(self.gateway.put_action(to_item(FundCatalogEntry(document.fund_id))))
         actions.extend(self._search_actions(document))
         actions.append(self._audit_action(audit))
         try:
@@ -274,13 +278,13 @@ class DocumentRepository:
         revision = Condition("Revision = :expected", values={":expected": expected_revision})
         put = self.gateway.put_action
         actions = [
-            put(_stamped(document.to_item(), audit, request_hash), revision),
-            put(archived.to_item(), NOT_EXISTS),
+            put(_stamped(to_item(document), audit, request_hash), revision),
+            put(to_item(archived), NOT_EXISTS),
         ]
         if activity is not None:
-            actions.append(put(activity.to_item()))
+            actions.append(put(to_item(activity)))
         if archived_activity is not None:
-            actions.append(put(archived_activity.to_item(), NOT_EXISTS))
+            actions.append(put(to_item(archived_activity), NOT_EXISTS))
         actions.append(self._audit_action(audit))
         self.gateway.transact(actions, audit.token)
 
@@ -299,12 +303,12 @@ class DocumentRepository:
         NotFound when the document is gone; TransactionCancelled (failed(1)) when the entry moved;
         RegisterChanged when the register moved (re-read and retry)."""
         condition = NOT_EXISTS if previous is None else _unchanged(previous)
-        write = self.gateway.put_action(_stamped(entry.to_item(), audit, request_hash), condition)
+        write = self.gateway.put_action(_stamped(to_item(entry), audit, request_hash), condition)
         # Search items are constant: written when the position first registers, never on later
         # writes (its fund's item comes with the fund's documents), so no write of an existing
         # position touches an item shared with other positions.
         new_position = register is None or register.seen_revision == 0
-        searchable = [i for i in search_items_of(entry) if i.kind is not keys.SearchKind.FUND] if new_position else []
+        searchable = [i for i in search_items_of(entry) if i.kind is not SearchKind.FUND] if new_position else []
         extra = [*(register.actions(self.gateway) if register else ()), *(self._put(i) for i in searchable)]
         self._entry_transaction(
             entry.document_id, write, audit, extra=extra, fund_id=entry.fund_id, register=register, token=client_token
@@ -318,7 +322,7 @@ class DocumentRepository:
         client_token: str | None = None,
     ) -> None:
         """Delete an entry if it is still as read (and update the register in the same transaction)."""
-        key = (keys.document_pk(entry.document_id), entry.sk)
+        key = (keys.document_pk(entry.document_id), sort_key(entry))
         delete = self.gateway.delete_action(key, _unchanged(entry))
         extra = register.actions(self.gateway) if register else ()
         self._entry_transaction(entry.document_id, delete, audit, extra=extra, register=register, token=client_token)
@@ -358,11 +362,11 @@ class DocumentRepository:
         return [self._put(item) for item in search_items_of(entity)]
 
     def _put(self, constant: Any) -> dict[str, Any]:
-        return self.gateway.put_action(constant.to_item())
+        return self.gateway.put_action(to_item(constant))
 
     def _audit_action(self, audit: AuditEntry) -> dict[str, Any]:
         # Microsecond time so a document's audit items sort in the order they were written.
-        return self.gateway.put_action(replace(audit, at=datetime.now(UTC)).to_item(), NOT_EXISTS)
+        return self.gateway.put_action(to_item(replace(audit, at=datetime.now(UTC))), NOT_EXISTS)
 
     # Pattern 12
     def bulk_load(
@@ -375,7 +379,7 @@ class DocumentRepository:
 def _loaded(cls: Any, item: dict[str, Any] | None) -> Loaded[Any]:
     if not item:
         return Loaded(None)
-    return Loaded(cls.from_item(item), item.get(REQUEST_TOKEN), item.get(REQUEST_HASH))
+    return Loaded(from_item(cls, item), item.get(REQUEST_TOKEN), item.get(REQUEST_HASH))
 
 
 def _stamped(item: dict[str, Any], audit: AuditEntry, request_hash: str | None) -> dict[str, Any]:
@@ -389,7 +393,7 @@ def _stamped(item: dict[str, Any], audit: AuditEntry, request_hash: str | None) 
 def _unchanged(entry: PositionEntry) -> Condition:
     """The entry still has the attributes it was read with (so an audit's before/after is exact),
     its revision first: two saves in one second no longer both win."""
-    stored = entry.to_item()
+    stored = to_item(entry)
     clauses, names, values = [], {}, {}
     for i, attribute in enumerate(ENTRY_SEEN_ATTRIBUTES):
         names[f"#a{i}"] = attribute
@@ -409,10 +413,10 @@ def document_items(
     document: Document, activity: CapitalActivity | None, entries: Iterable[PositionEntry]
 ) -> list[dict[str, Any]]:
     """Items for a whole document (bulk load and seeding), index keys computed by the entities."""
-    items = [document.to_item()]
+    items = [to_item(document)]
     if activity is not None:
-        items.append(activity.to_item())
-    items.extend(entry.to_item() for entry in entries)
+        items.append(to_item(activity))
+    items.extend(to_item(entry) for entry in entries)
     if document.latest and document.as_of_date:
-        items.append(MonthCatalogEntry(document.as_of_date).to_item())
+        items.append(to_item(MonthCatalogEntry(document.as_of_date)))
     return items

@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from fundportal.domain.kinds import Kind, SearchKind
+from fundportal.domain.model import AuditEntry, Document, PositionEntry
+
 from .. import keys
-from ..entities import AuditEntry, Document, MonthCatalogEntry, PositionEntry, entity_from_item, search_items_of
 from ..errors import TransactionCancelled
 from ..gateway import EXISTS, NOT_EXISTS, Condition, TableGateway
-from ..keys import Kind
+from ..mapping import MonthCatalogEntry, entity_from_item, from_item, search_items_of, to_item
 from .documents import REQUEST_TOKEN
 
 MAX_TRANSACTION_ITEMS = 100
@@ -113,7 +115,7 @@ class ImportRepository:
         found: dict[str, Document] = {}
         for start in range(0, len(wanted), 100):
             for item in self.gateway.batch_get(wanted[start : start + 100], consistent=True).values():
-                document = Document.from_item(item)
+                document = from_item(Document, item)
                 found[document.document_id] = document
         return found
 
@@ -130,7 +132,8 @@ class ImportRepository:
     def registers(self, position_ids: Iterable[str], workers: int = 1) -> dict[str, Any]:
         """The position registers among `position_ids` (issue 13): BatchGetItem of 100 keys, the
         requests spread over `workers` threads."""
-        from ..register import PositionRegister
+        from fundportal.domain.model import PositionRegister
+
         from .register import register_key
 
         wanted = [register_key(p) for p in position_ids]
@@ -138,7 +141,7 @@ class ImportRepository:
         found: dict[str, Any] = {}
         for items in _spread(lambda chunk: self.gateway.batch_get(chunk, consistent=True), chunks, workers):
             for item in items.values():
-                register = PositionRegister.from_item(item)
+                register = from_item(PositionRegister, item)
                 found[register.position_id] = register
         return found
 
@@ -178,19 +181,19 @@ class ImportRepository:
         """Entries of documents that do not exist yet, stamped with the import's token, then the
         `extra` items (`catalog_items`), by BatchWriteItem (unconditional: no one else can write
         into a missing document, and the catalog items are constant)."""
-        items = ({**entry.to_item(), REQUEST_TOKEN: token} for entry in entries)
+        items = ({**to_item(entry), REQUEST_TOKEN: token} for entry in entries)
         return self.gateway.batch_write(itertools.chain(items, extra), workers=workers, progress=progress)
 
     def put_registers(self, marker: str, writes: list[Any], token: str) -> None:
         """One transaction: a check that the run is not published (action 0), then each register
         put conditioned on the revision read (action 1+i)."""
         actions = [self.gateway.check_action(keys.import_run_keys(marker), UNPUBLISHED)]
-        actions += [self.gateway.put_action(w.register.to_item(), w.condition()) for w in writes]
+        actions += [self.gateway.put_action(to_item(w.register), w.condition()) for w in writes]
         self.gateway.transact(actions, token)
 
     def entry_action(self, entry: PositionEntry, token: str) -> dict[str, Any]:
         """Put a new entry (it must not exist), stamped with the import's token."""
-        return self.gateway.put_action({**entry.to_item(), REQUEST_TOKEN: token}, NOT_EXISTS)
+        return self.gateway.put_action({**to_item(entry), REQUEST_TOKEN: token}, NOT_EXISTS)
 
     def register_actions(self, register: Any, seen_revision: int) -> list[dict[str, Any]]:
         """The register, conditioned on the revision read (issue 13's `RegisterWrite`), without the
@@ -207,17 +210,17 @@ class ImportRepository:
         """The constant items of newly registered positions: the search items (issue 15) of their
         positions and investors (a fund's comes with its documents) and the funds catalog entries
         (issue 13), each once."""
-        from ..register import FundCatalogEntry
+        from ..mapping import FundCatalogEntry
 
         unique: dict[tuple[str, str], dict[str, Any]] = {}
         for entry in entries:
             for search in search_items_of(entry):
-                if search.kind is keys.SearchKind.FUND:
+                if search.kind is SearchKind.FUND:
                     continue
-                item = search.to_item()
+                item = to_item(search)
                 unique[(item["PK"], item["SK"])] = item
         for fund_id in sorted(set(fund_ids)):
-            item = FundCatalogEntry(fund_id).to_item()
+            item = to_item(FundCatalogEntry(fund_id))
             unique[(item["PK"], item["SK"])] = item
         return list(unique.values())
 
@@ -237,17 +240,17 @@ class ImportRepository:
         put, actions = self.gateway.put_action, []
         months = set()
         for document in new_documents:
-            actions.append(put({**document.to_item(), REQUEST_TOKEN: token}, NOT_EXISTS))
+            actions.append(put({**to_item(document), REQUEST_TOKEN: token}, NOT_EXISTS))
             if document.as_of_date:
                 months.add(document.as_of_date.replace(day=1))
         for document in existing_documents:
             key = (keys.document_pk(document.document_id), keys.latest_sk(Kind.DOCUMENT))
             actions.append(self.gateway.check_action(key, EXISTS))
-        constant = [MonthCatalogEntry(month).to_item() for month in sorted(months)]
-        constant += [search.to_item() for document in new_documents for search in search_items_of(document)]
+        constant = [to_item(MonthCatalogEntry(month)) for month in sorted(months)]
+        constant += [to_item(search) for document in new_documents for search in search_items_of(document)]
         # Two documents of one fund name the same search item: a transaction touches an item once.
         actions.extend(put(item) for item in {(i["PK"], i["SK"]): i for i in constant}.values())
-        actions.extend(put(audit.to_item(), NOT_EXISTS) for audit in audits)
+        actions.extend(put(to_item(audit), NOT_EXISTS) for audit in audits)
         pk, sk = keys.import_record_keys(record["checksum"])
         actions.append(
             put(

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import PositionEntry, PositionRegister
+
 from .. import cursor as cursors
 from .. import keys
-from ..entities import PositionEntry
 from ..gateway import TableGateway
-from ..keys import Kind
-from ..register import PositionRegister, is_register_item
+from ..mapping import from_item, is_register_item
 from ..schema import POSITION_INDEX, TABLE
 
 _INDEX = TABLE.index(POSITION_INDEX)
@@ -73,16 +74,16 @@ class PositionRepository:
         entries = []
         for item in page.items:
             if is_register_item(item):
-                register = PositionRegister.from_item(item)
+                register = from_item(PositionRegister, item)
             else:
-                entries.append(PositionEntry.from_item(item))
+                entries.append(from_item(PositionEntry, item))
         return PositionPage(position_id, kind, entries, carried, page.last_key, register, start_key)
 
     def entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
         """Every entry of a position, all pages (exports and reports; the register left out)."""
         condition, values = _key_condition(position_id, kind)
         items = self.gateway.query(condition, values, index=POSITION_INDEX)
-        return [PositionEntry.from_item(item) for item in items if not is_register_item(item)]
+        return [from_item(PositionEntry, item) for item in items if not is_register_item(item)]
 
 
 def _key_condition(position_id: str, kind: Kind | None) -> tuple[str, dict[str, str]]:
@@ -90,7 +91,7 @@ def _key_condition(position_id: str, kind: Kind | None) -> tuple[str, dict[str, 
     values = {":pk": keys.position_index_pk(position_id)}
     if kind is not None:
         condition += f" AND begins_with({_INDEX.sk}, :prefix)"
-        values[":prefix"] = kind.prefix
+        values[":prefix"] = keys.kind_prefix(kind)
     return condition, values
 
 

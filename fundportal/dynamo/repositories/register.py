@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fundportal.domain.model import AuditEntry, PositionRegister
+
 from .. import keys
-from ..entities import AuditEntry
 from ..errors import TransactionCancelled
 from ..gateway import NOT_EXISTS, Condition, TableGateway
-from ..register import FundCatalogEntry, PositionRegister, position_audit_item
+from ..mapping import FundCatalogEntry, from_item, position_audit_item, to_item
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)
@@ -48,7 +49,7 @@ class RegisterWrite:
         )
 
     def actions(self, gateway: TableGateway) -> list[dict[str, Any]]:
-        return [gateway.put_action(self.register.to_item(), self.condition())]
+        return [gateway.put_action(to_item(self.register), self.condition())]
 
 
 def raise_if_register_moved(error: TransactionCancelled, first_register_action: int) -> None:
@@ -63,18 +64,18 @@ class RegisterRepository:
 
     def get(self, position_id: str, *, consistent: bool = False) -> PositionRegister | None:
         item = self.gateway.get(register_key(position_id), consistent=consistent)
-        return PositionRegister.from_item(item) if item else None
+        return from_item(PositionRegister, item) if item else None
 
     # Pattern 13: a fund's positions — one Query on GSI_Entity_Document (GSI_PK = FUND#<fund>)
     def fund_positions(self, fund_id: str) -> list[PositionRegister]:
         items = self.gateway.query(f"{_ENTITY.pk} = :pk", {":pk": keys.fund_index_pk(fund_id)}, index=ENTITY_INDEX)
-        return [PositionRegister.from_item(item) for item in items]
+        return [from_item(PositionRegister, item) for item in items]
 
     # Pattern 14: an investor's positions — one Query on GSI_Investor_Position (GSI4_PK = INVESTOR#<id>)
     def investor_positions(self, investor_id: str) -> list[PositionRegister]:
         pk = keys.investor_index_pk(investor_id)
         items = self.gateway.query(f"{_INVESTOR.pk} = :pk", {":pk": pk}, index=INVESTOR_INDEX)
-        return [PositionRegister.from_item(item) for item in items]
+        return [from_item(PositionRegister, item) for item in items]
 
     # Pattern 15: the funds that have positions — one Query on the tiny catalog partition
     def funds(self) -> list[str]:
@@ -97,4 +98,4 @@ class RegisterRepository:
 
     def bulk_items(self, register: PositionRegister) -> list[dict[str, Any]]:
         """The items of a register for a bulk load (seeding, repair): register, catalog."""
-        return [register.to_item(), FundCatalogEntry(register.fund_id).to_item()]
+        return [to_item(register), to_item(FundCatalogEntry(register.fund_id))]

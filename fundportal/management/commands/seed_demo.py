@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from fundportal.dynamo import tables
-from fundportal.dynamo.entities import MonthCatalogEntry, search_items_of_item
+from fundportal.dynamo.mapping import MonthCatalogEntry, search_items_of_item, to_item
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.repositories.document_list import DocumentListRepository
 from fundportal.management.base import DynamoCommand
@@ -159,7 +159,7 @@ class Command(DynamoCommand):
     def load_sample(self, repository: DocumentRepository) -> None:
         items = sample_items()
         months = {e.as_of_date for e in sample_entities() if getattr(e, "latest", False) and e.as_of_date}
-        catalog_items = [MonthCatalogEntry(month).to_item() for month in sorted(months)]
+        catalog_items = [to_item(MonthCatalogEntry(month)) for month in sorted(months)]
         repository.bulk_load(items + catalog_items + sample_register_items(), workers=1)  # + registers (issue 13)
         searched = DocumentListRepository().put_search_items(s for item in items for s in search_items_of_item(item))
         self.stdout.write(

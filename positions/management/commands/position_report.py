@@ -9,11 +9,11 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
+from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures
+from fundportal.domain.kinds import POSITION_KINDS, Kind, validate_id
+from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import format_money, format_ratio
-from fundportal.dynamo import NotFound
-from fundportal.dynamo.entities import PositionEntry
-from fundportal.dynamo.keys import POSITION_KINDS, Kind, validate_id
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console, write_csv
 from positions import selectors

@@ -1,0 +1,91 @@
+"""The errors the business can raise. Each carries data only (what, which key, which revisions,
+who and when); what a user reads is chosen at the edge (`fundportal.messages.describe`).
+`str(error)` is a plain technical description, for logs."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+class DomainError(Exception):
+    """Base class of every error of the domain."""
+
+
+class InvalidId(DomainError, ValueError):
+    """An id (document, position, fund, investor, month...) is malformed."""
+
+    def __init__(self, what: str, value: object) -> None:
+        self.what = what
+        self.value = value
+        super().__init__(f"invalid {what}: {value!r:.100}")
+
+
+class NotFound(DomainError, LookupError):
+    def __init__(self, what: str, key: str) -> None:
+        self.what = what
+        self.key = key
+        super().__init__(f"{what} {key!r} not found")
+
+
+class AlreadyExists(DomainError):
+    def __init__(self, what: str, key: str) -> None:
+        self.what = what
+        self.key = key
+        super().__init__(f"{what} {key!r} already exists")
+
+
+class Conflict(DomainError):
+    """An optimistic-lock check failed: someone else changed the item first."""
+
+    def __init__(
+        self,
+        what: str,
+        key: str,
+        expected_revision: int | None,
+        current_revision: int | None,
+        updated_by: str | None = None,
+        updated_at: datetime | None = None,
+    ) -> None:
+        self.what = what
+        self.key = key
+        self.expected_revision = expected_revision
+        self.current_revision = current_revision
+        self.updated_by = updated_by
+        self.updated_at = updated_at
+        super().__init__(
+            f"{what} {key!r} changed: revision {current_revision}, expected {expected_revision}"
+            f" (by {updated_by} at {updated_at})"
+        )
+
+
+class BadCursor(DomainError, ValueError):
+    """A page link that is malformed or belongs to another query."""
+
+
+class CursorExpired(BadCursor):
+    """A signed page link older than `CURSOR_MAX_AGE`: its carried totals may be stale."""
+
+
+class ItemTooLarge(DomainError, ValueError):
+    def __init__(self, size: int, limit: int) -> None:
+        self.size = size
+        self.limit = limit
+        super().__init__(f"item of {size} bytes, limit {limit}")
+
+
+class IdempotencyMismatch(DomainError):
+    """A request token was reused with different parameters."""
+
+
+class PositionMismatch(InvalidId):
+    """An entry that contradicts its position's register or its document: `field` (fund_id or
+    investor_id) is `given`, but the `holder` ("document" or "position") `key` says `expected`."""
+
+    def __init__(self, field: str, holder: str, key: str, expected: str, given: str) -> None:
+        super().__init__(field, given)
+        self.field = field
+        self.holder = holder
+        self.key = key
+        self.expected = expected
+        self.given = given
+        self.args = (f"{holder} {key!r} has {field} {expected!r}, not {given!r}",)

@@ -1,0 +1,278 @@
+"""The fund data as plain values: documents and their capital activity (versioned: a restated
+one keeps its superseded copies), a position's entries in a document, the audit trail, and each
+position's register with its roll-up. Frozen dataclasses with their rules; how they are stored
+is the store's business (`fundportal.dynamo.mapping`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from moneyed import Money
+
+from .figures import Figures, FiguresBuilder, percent_called
+from .kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, validate_id
+from .money import money
+from .returns import irr
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, to the second: the time every write is stamped with."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A Fund + Investor combination (seed: FUND_A + INVESTOR_1 = POSITION_1)."""
+
+    position_id: str
+    fund_id: str
+    investor_id: str
+
+    def __post_init__(self) -> None:
+        validate_id(self.position_id, "position id")
+        validate_id(self.fund_id, "fund id")
+        validate_id(self.investor_id, "investor id")
+
+
+# --- a document and its capital activity (versioned) ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Versioned:
+    """The document-level entities that keep superseded copies: the current one (`latest`) and,
+    for each restatement, the copy it replaced (dated `version_date`, numbered `version_revision`)."""
+
+    KIND: ClassVar[Kind]
+
+    document_id: str
+    revision: int = 1
+    latest: bool = True
+    version_date: date | None = None  # when a superseded copy was replaced
+    version_revision: int | None = None  # the revision a superseded copy had
+    updated_at: datetime | None = None
+    updated_by: str | None = None
+
+    @property
+    def version(self) -> str:
+        return LATEST if self.latest else HISTORICAL
+
+    def superseded(self, on: date) -> Any:
+        """The copy to archive when this current version is replaced on `on`."""
+        return replace(self, latest=False, version_date=on, version_revision=self.revision)
+
+
+@dataclass(frozen=True, slots=True)
+class Document(Versioned):
+    KIND: ClassVar[Kind] = Kind.DOCUMENT
+
+    title: str = ""
+    fund_id: str = ""
+    as_of_date: date | None = None
+    status: str = "Active"
+    currency: str = "USD"
+    document_type: str = DEFAULT_DOCUMENT_TYPE
+
+
+@dataclass(frozen=True, slots=True)
+class CapitalActivity(Versioned):
+    KIND: ClassVar[Kind] = Kind.CAPITAL_ACTIVITY
+
+    amount: Decimal = Decimal(0)
+    status: str = "Pending"
+    currency: str = "USD"
+    as_of_date: date | None = None
+
+    @property
+    def money(self) -> Money:
+        return money(self.amount, self.currency)
+
+
+# --- a position's entries in a document -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PositionEntry:
+    """A position's capital call, distribution, unfunded commitment or NAV in one document."""
+
+    KIND: ClassVar[Kind]
+
+    document_id: str
+    position_id: str = ""
+    fund_id: str = ""
+    investor_id: str = ""
+    amount: Decimal = Decimal(0)
+    status: str = "Pending"
+    currency: str = "USD"
+    as_of_date: date | None = None  # the document's
+    due_date: date | None = None
+    updated_at: datetime | None = None
+    updated_by: str | None = None
+    # Incremented on every change: the version a form showed (updated_at is whole seconds).
+    revision: int = 1
+
+    @property
+    def kind(self) -> Kind:
+        return self.KIND
+
+    @property
+    def position(self) -> Position:
+        return Position(self.position_id, self.fund_id, self.investor_id)
+
+    @property
+    def money(self) -> Money:
+        return money(self.amount, self.currency)
+
+    @property
+    def flow_date(self) -> date | None:
+        """When the cash moves: the due date when set, else the document's as-of date."""
+        return self.due_date or self.as_of_date
+
+
+@dataclass(frozen=True, slots=True)
+class CapitalCall(PositionEntry):
+    KIND: ClassVar[Kind] = Kind.CAPITAL_CALL
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution(PositionEntry):
+    KIND: ClassVar[Kind] = Kind.DISTRIBUTION
+
+
+@dataclass(frozen=True, slots=True)
+class UnfundedCommitment(PositionEntry):
+    KIND: ClassVar[Kind] = Kind.UNFUNDED_COMMITMENT
+
+
+@dataclass(frozen=True, slots=True)
+class NetAssetValue(PositionEntry):
+    """The capital account's value (NAV) at the document's as-of date."""
+
+    KIND: ClassVar[Kind] = Kind.NAV
+
+
+ENTRY_CLASSES: dict[Kind, type[PositionEntry]] = {
+    Kind.CAPITAL_CALL: CapitalCall,
+    Kind.DISTRIBUTION: Distribution,
+    Kind.UNFUNDED_COMMITMENT: UnfundedCommitment,
+    Kind.NAV: NetAssetValue,
+}
+
+
+# --- the audit trail ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """Who changed what in a document, and when; `token` tells apart two changes in one instant."""
+
+    document_id: str | None = None
+    at: datetime | None = None
+    user: str = ""
+    action: str = ""
+    target: str = ""
+    changes: dict[str, Any] | None = None
+    token: str = ""
+
+
+def jsonable(value: Any) -> Any:
+    """An audit value as kept: dates as ISO strings, Decimals kept, pairs as [old, new] lists."""
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def diff(old: Any, new: Any, names: tuple[str, ...]) -> dict[str, list[Any]]:
+    """Field-by-field changes between two entities: {field: [old, new]}."""
+    changes = {}
+    for name in names:
+        before = getattr(old, name, None) if old is not None else None
+        after = getattr(new, name, None) if new is not None else None
+        if before != after:
+            changes[name] = [jsonable(before), jsonable(after)]
+    return changes
+
+
+# --- the position register ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PositionRegister:
+    """One per position: its fund, investor, currency, commitment and the roll-up of its entries
+    (the `FiguresBuilder` state: sums per currency, the latest unfunded commitment and NAV with
+    their rank, and the dated cash flows IRR needs). Every entry write changes it in the same
+    transaction, so it never disagrees with the entries."""
+
+    position_id: str
+    fund_id: str = ""
+    investor_id: str = ""
+    currency: str = "USD"
+    commitment: Decimal | None = None
+    revision: int = 0  # 0: not stored yet
+    rollup: dict[str, dict[str, Any]] = None  # None: empty (made {} on creation)
+    updated_at: datetime | None = None
+    updated_by: str | None = ""
+    # Imports (markers) whose new-document entries are counted and not yet published: an import
+    # writes those entries first and the register after, so a re-run can tell whether it counted.
+    imports: tuple[str, ...] = ()
+    # Memo of the builder restored from `rollup` and of its figures (the register is immutable).
+    _builder: list[Any] = field(default_factory=list, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        validate_id(self.position_id, "position id")
+        validate_id(self.fund_id, "fund id")
+        validate_id(self.investor_id, "investor id")
+        if self.rollup is None:
+            object.__setattr__(self, "rollup", {})
+
+    def builder(self) -> FiguresBuilder:
+        """A fresh builder holding the roll-up (add/remove entries, then `with_builder`)."""
+        return FiguresBuilder.restore(self.rollup)
+
+    def _cached(self) -> FiguresBuilder:
+        if not self._builder:
+            self._builder.append(self.builder())
+        return self._builder[0]
+
+    def with_builder(self, builder: FiguresBuilder) -> PositionRegister:
+        return replace(self, rollup=builder.state(), _builder=[])
+
+    def ids(self) -> tuple[str, str, str]:
+        """(position, fund, investor) ids."""
+        return self.position_id, self.fund_id, self.investor_id
+
+    @property
+    def commitment_money(self) -> Money | None:
+        return None if self.commitment is None else money(self.commitment, self.currency)
+
+    def figures(self) -> list[Figures]:
+        """Figures per currency, by currency code (the register's own currency always among them);
+        computed once per register object (a fund page asks for them several times)."""
+        if len(self._builder) < 2:
+            builder = self._cached()
+            found = {f.currency: f for f in builder.by_currency()}
+            if self.currency not in found:
+                found[self.currency] = builder.figures(self.currency)
+            self._builder.append([found[code] for code in sorted(found)])
+        return self._builder[1]
+
+    def figures_of(self, currency: str) -> Figures:
+        """The figures of `currency` (zero figures if the position has none in it)."""
+        found = next((f for f in self.figures() if f.currency == currency), None)
+        return found if found is not None else self._cached().figures(currency)
+
+    def flows(self, currency: str) -> list[tuple[date, Decimal]]:
+        """IRR's cash flows of `currency` (see `FiguresBuilder.flows`)."""
+        return self._cached().flows(currency)
+
+    def irr(self, currency: str) -> Decimal | None:
+        f = self.figures_of(currency)
+        return irr(self.flows(currency), f.nav.amount if f.nav else None, f.nav_as_of)
+
+    def percent_called(self, figures: Figures) -> Decimal | None:
+        commitment = self.commitment_money if figures.currency == self.currency else None
+        return percent_called(figures.called, commitment)

@@ -1,0 +1,382 @@
+"""How each entity is stored, declared once: its attributes (name, codec, default) and its keys
+on the table and on every index together, as one `EntityMap` per entity. `to_item` and
+`from_item` derive from those declarations alone, and every write goes through `to_item`, which
+computes the index keys from the entity's own fields, so an index key can never drift from its
+data. An index key function returning None leaves the item out of that (sparse) index.
+Key strings come from `keys`; attribute names of the indexes from the one schema (`schema.TABLE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from fundportal.domain.kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, SearchKind
+from fundportal.domain.model import (
+    ENTRY_CLASSES,
+    AuditEntry,
+    CapitalActivity,
+    Document,
+    PositionEntry,
+    PositionRegister,
+    Versioned,
+)
+
+from . import keys
+from .codecs import AUDIT_CHANGES, DATE, DATETIME, INTEGER, MARKERS, NUMBER, OPTIONAL_TEXT, ROLLUP, TEXT, Codec
+from .schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
+
+REGISTER_TYPE = "PositionRegister"
+# The former investor copy of a register (see keys.legacy_investor_copy_sk): maintenance only.
+LEGACY_INVESTOR_COPY_TYPE = "PositionRegisterInvestorCopy"
+FUND_CATALOG_TYPE = "FundCatalog"
+MONTH_CATALOG_TYPE = "MonthCatalog"
+SEARCH_TYPE = "SearchKey"
+AUDIT_TYPE = "AuditEntry"
+REGISTER_TYPES = frozenset((REGISTER_TYPE,))
+# Attributes of the register the position page reads from GSI_Position_Document (schema INCLUDE).
+REGISTER_PROJECTION = ("Commitment", "Rollup", "Revision")
+
+KeyPair = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A field kept in DynamoDB attribute `name`; `default` when the item lacks it; `value`
+    (optional) computes what is kept from the whole entity instead of the field alone."""
+
+    field: str
+    name: str
+    codec: Codec = TEXT
+    default: Any = None
+    value: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class EntityMap:
+    """One entity's storage: its class, EntityType, attributes, and keys per index (the table's
+    own PK/SK under `TABLE.name`). `stamp` adds constant attributes (Version); `read_keys` sets
+    the fields an item holds only in its keys (a document id in PK, a version in SK)."""
+
+    cls: type
+    entity_type: str
+    table: Callable[[Any], KeyPair]
+    attributes: tuple[Attribute, ...] = ()
+    indexes: dict[str, Callable[[Any], KeyPair | None]] = field(default_factory=dict)
+    stamp: Callable[[Any], dict[str, Any]] | None = None
+    read_keys: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+    # Derived once: (field, attribute, decode or None for a value kept as read, default).
+    decoders: tuple[tuple[str, str, Callable[[Any], Any] | None, Any], ...] = field(init=False)
+    index_names: tuple[tuple[str, str, Callable[[Any], KeyPair | None]], ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        decoders = tuple(
+            (a.field, a.name, None if a.codec.reads_as_is else a.codec.decode, a.default) for a in self.attributes
+        )
+        object.__setattr__(self, "decoders", decoders)
+        names = tuple((TABLE.index(n).pk, TABLE.index(n).sk, keys_of) for n, keys_of in self.indexes.items())
+        object.__setattr__(self, "index_names", names)
+
+    def to_item(self, entity: Any) -> dict[str, Any]:
+        pk, sk = self.table(entity)
+        item = {TABLE.pk: pk, TABLE.sk: sk, "EntityType": self.entity_type}
+        if self.stamp is not None:
+            item.update(self.stamp(entity))
+        for attribute in self.attributes:
+            raw = attribute.value(entity) if attribute.value else getattr(entity, attribute.field)
+            value = attribute.codec.encode(raw)
+            if value is not None:
+                item[attribute.name] = value
+        for pk_name, sk_name, keys_of in self.index_names:
+            found = keys_of(entity)
+            if found is not None:
+                item[pk_name], item[sk_name] = found
+        return item
+
+    def from_item(self, item: dict[str, Any]) -> Any:
+        values = {}
+        for name, attribute, decode, default in self.decoders:
+            raw = item.get(attribute)
+            values[name] = default if raw is None else raw if decode is None else decode(raw)
+        if self.read_keys is not None:
+            self.read_keys(item, values)
+        return self.cls(**values)
+
+
+# --- documents and capital activity -------------------------------------------------------------------
+
+
+def _version_keys(entity: Versioned) -> KeyPair:
+    if entity.latest:
+        return keys.document_pk(entity.document_id), keys.latest_sk(entity.KIND)
+    assert entity.version_date is not None
+    return keys.document_pk(entity.document_id), keys.historical_sk(
+        entity.KIND, entity.version_date, entity.version_revision
+    )
+
+
+def _read_version(item: dict[str, Any], values: dict[str, Any]) -> None:
+    parsed = keys.parse_sk(item[TABLE.sk])
+    values["document_id"] = item[TABLE.pk]
+    values["latest"] = parsed.latest
+    values["version_date"] = parsed.version_date
+    values["version_revision"] = parsed.revision
+
+
+def _version(entity: Versioned) -> dict[str, str]:
+    return {"Version": entity.version}
+
+
+VERSIONED_ATTRIBUTES = (
+    Attribute("revision", "Revision", INTEGER, 1),
+    Attribute("updated_at", "UpdatedAt", DATETIME),
+    Attribute("updated_by", "UpdatedBy"),
+)
+
+DOCUMENT = EntityMap(
+    Document,
+    Kind.DOCUMENT.entity_type,
+    table=_version_keys,
+    attributes=(
+        *VERSIONED_ATTRIBUTES,
+        Attribute("title", "Title", TEXT, ""),
+        Attribute("fund_id", "FundId", OPTIONAL_TEXT, ""),
+        Attribute("as_of_date", "AsOfDate", DATE),
+        # The seed's superseded copies carry Status = Historical.
+        Attribute("status", "Status", TEXT, "Active", value=lambda d: d.status if d.latest else HISTORICAL),
+        Attribute("currency", "Currency", TEXT, "USD"),
+        Attribute("document_type", "DocumentType", TEXT, DEFAULT_DOCUMENT_TYPE),
+    ),
+    indexes={
+        # Current documents only; the month index also only when dated (sparse).
+        ENTITY_INDEX: lambda d: keys.entity_index_keys(Kind.DOCUMENT, d.document_id) if d.latest else None,
+        MONTH_INDEX: lambda d: (
+            keys.month_index_keys(d.as_of_date, d.document_id) if d.latest and d.as_of_date else None
+        ),
+    },
+    stamp=_version,
+    read_keys=_read_version,
+)
+
+CAPITAL_ACTIVITY = EntityMap(
+    CapitalActivity,
+    Kind.CAPITAL_ACTIVITY.entity_type,
+    table=_version_keys,
+    attributes=(
+        *VERSIONED_ATTRIBUTES,
+        Attribute("amount", "Amount", NUMBER, Decimal(0)),
+        Attribute("status", "Status", TEXT, "Pending"),
+        Attribute("currency", "Currency", TEXT, "USD"),
+        Attribute("as_of_date", "AsOfDate", DATE),
+    ),
+    stamp=_version,
+    read_keys=_read_version,
+)
+
+
+# --- position entries ---------------------------------------------------------------------------------
+
+
+def _read_document_id(item: dict[str, Any], values: dict[str, Any]) -> None:
+    values["document_id"] = item[TABLE.pk]
+
+
+_LATEST_VERSION = {"Version": LATEST}
+
+
+def _entry_map(cls: type[PositionEntry]) -> EntityMap:
+    kind = cls.KIND
+    return EntityMap(
+        cls,
+        kind.entity_type,
+        table=lambda e: (keys.document_pk(e.document_id), keys.entry_sk(kind, e.position_id)),
+        attributes=(
+            Attribute("position_id", "PositionId", TEXT, ""),
+            Attribute("fund_id", "FundId", TEXT, ""),
+            Attribute("investor_id", "InvestorId", TEXT, ""),
+            Attribute("amount", "Amount", NUMBER, Decimal(0)),
+            Attribute("status", "Status", TEXT, "Pending"),
+            Attribute("currency", "Currency", TEXT, "USD"),
+            Attribute("as_of_date", "AsOfDate", DATE),  # the document's, denormalised for the position index
+            Attribute("due_date", "DueDate", DATE),
+            Attribute("updated_at", "UpdatedAt", DATETIME),
+            Attribute("updated_by", "UpdatedBy"),
+            Attribute("revision", "Revision", INTEGER, 1),
+        ),
+        indexes={
+            # Every entry is in the entity index and the position index.
+            ENTITY_INDEX: lambda e: keys.entity_index_keys(kind, e.document_id, e.position_id),
+            POSITION_INDEX: lambda e: keys.position_index_keys(kind, e.position_id, e.document_id),
+        },
+        stamp=lambda _: _LATEST_VERSION,
+        read_keys=_read_document_id,
+    )
+
+
+ENTRY_MAPS = {kind: _entry_map(cls) for kind, cls in ENTRY_CLASSES.items()}
+
+
+# --- audit trail ----------------------------------------------------------------------------------------
+
+
+def _read_audit_keys(item: dict[str, Any], values: dict[str, Any]) -> None:
+    values["changes"] = values["changes"] or {}
+    values["token"] = keys.parse_audit_sk(item[TABLE.sk])[1]
+
+
+AUDIT = EntityMap(
+    AuditEntry,
+    AUDIT_TYPE,
+    table=lambda a: (keys.audit_pk(a.document_id), keys.audit_sk(a.at.isoformat(timespec="microseconds"), a.token)),
+    attributes=(
+        Attribute("document_id", "DocumentId"),
+        Attribute("at", "At", DATETIME),
+        Attribute("user", "User", TEXT, ""),
+        Attribute("action", "Action", TEXT, ""),
+        Attribute("target", "Target", TEXT, ""),
+        Attribute("changes", "Changes", AUDIT_CHANGES),
+    ),
+    read_keys=_read_audit_keys,
+)
+
+
+# --- position register ------------------------------------------------------------------------------------
+
+REGISTER = EntityMap(
+    PositionRegister,
+    REGISTER_TYPE,
+    table=lambda r: (keys.register_pk(r.position_id), keys.register_sk()),
+    attributes=(
+        Attribute("position_id", "PositionId"),
+        Attribute("fund_id", "FundId", TEXT, ""),
+        Attribute("investor_id", "InvestorId", TEXT, ""),
+        Attribute("currency", "Currency", TEXT, "USD"),
+        Attribute("commitment", "Commitment", NUMBER),
+        Attribute("revision", "Revision", INTEGER, 0),
+        Attribute("rollup", "Rollup", ROLLUP),
+        Attribute("updated_at", "UpdatedAt", DATETIME),
+        Attribute("updated_by", "UpdatedBy", OPTIONAL_TEXT, ""),
+        Attribute("imports", "Imports", MARKERS, ()),
+    ),
+    indexes={
+        # The fund page (entity index), first in the position page (position index), the
+        # investor page (investor index).
+        ENTITY_INDEX: lambda r: keys.fund_index_keys(r.fund_id, r.position_id),
+        POSITION_INDEX: lambda r: keys.register_position_index_keys(r.position_id),
+        INVESTOR_INDEX: lambda r: keys.investor_index_keys(r.investor_id, r.position_id),
+    },
+)
+
+
+# --- catalogs and search keys (store records, not entities) ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MonthCatalogEntry:
+    """A month that has had current documents (tiny catalog partition; the list's month menu)."""
+
+    month: date
+
+
+@dataclass(frozen=True, slots=True)
+class FundCatalogEntry:
+    """A fund that has registered positions (tiny catalog partition; the funds list)."""
+
+    fund_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchItem:
+    """A normalised search key: lets a case-insensitive id or id prefix find a document,
+    position, fund or investor with one Query (`keys.search_keys`)."""
+
+    kind: SearchKind
+    target_id: str
+
+
+def _read_search_keys(item: dict[str, Any], values: dict[str, Any]) -> None:
+    values["kind"], values["target_id"] = keys.parse_search_sk(item[TABLE.sk])
+
+
+MONTH_CATALOG = EntityMap(MonthCatalogEntry, MONTH_CATALOG_TYPE, table=lambda m: keys.month_catalog_keys(m.month))
+FUND_CATALOG = EntityMap(FundCatalogEntry, FUND_CATALOG_TYPE, table=lambda f: keys.fund_catalog_keys(f.fund_id))
+SEARCH = EntityMap(
+    SearchItem, SEARCH_TYPE, table=lambda s: keys.search_keys(s.kind, s.target_id), read_keys=_read_search_keys
+)
+
+
+# --- items in and out -------------------------------------------------------------------------------------
+
+MAPS: dict[type, EntityMap] = {
+    m.cls: m
+    for m in (DOCUMENT, CAPITAL_ACTIVITY, *ENTRY_MAPS.values(), AUDIT, REGISTER, MONTH_CATALOG, FUND_CATALOG, SEARCH)
+}
+_ENTRY_BY_TYPE: dict[str, EntityMap] = {m.entity_type: m for m in ENTRY_MAPS.values()}
+# The entities of a document's partition: the document, its capital activity, its entries.
+_DOCUMENT_ENTITY_BY_TYPE = {m.entity_type: m for m in (DOCUMENT, CAPITAL_ACTIVITY, *ENTRY_MAPS.values())}
+
+
+def to_item(entity: Any) -> dict[str, Any]:
+    """The DynamoDB item of an entity (or store record): keys on the table and every index, its
+    EntityType and its attributes."""
+    return MAPS[type(entity)].to_item(entity)
+
+
+def from_item(cls: type, item: dict[str, Any]) -> Any:
+    """The `cls` an item holds; `PositionEntry` reads any entry as its own kind's class."""
+    if cls is PositionEntry:
+        return _ENTRY_BY_TYPE[item["EntityType"]].from_item(item)
+    return MAPS[cls].from_item(item)
+
+
+def entity_from_item(item: dict[str, Any]) -> Document | CapitalActivity | PositionEntry:
+    """The entity of an item of a document's partition (document, capital activity or entry)."""
+    return _DOCUMENT_ENTITY_BY_TYPE[item["EntityType"]].from_item(item)
+
+
+def sort_key(entity: Any) -> str:
+    """An entity's SK (superseded copies sort newest first by it)."""
+    return MAPS[type(entity)].table(entity)[1]
+
+
+def is_register_item(item: dict[str, Any]) -> bool:
+    return item.get("EntityType") in REGISTER_TYPES
+
+
+def position_audit_item(position_id: str, audit: AuditEntry) -> dict[str, Any]:
+    """An audit item of a position-level write (commitment), in `AUDIT#POSITION#<id>`."""
+    item = AUDIT.to_item(audit)
+    item[TABLE.pk] = keys.position_audit_pk(position_id)
+    return item
+
+
+# --- search items ----------------------------------------------------------------------------------------
+
+
+def search_items_of(entity: Any) -> list[SearchItem]:
+    """The search items a fund entity needs: a current document names itself and its fund; a
+    position entry its position, fund and investor. Anything else needs none."""
+    if isinstance(entity, Document) and entity.latest:
+        found = [SearchItem(SearchKind.DOCUMENT, entity.document_id)]
+        return found + ([SearchItem(SearchKind.FUND, entity.fund_id)] if entity.fund_id else [])
+    if isinstance(entity, PositionEntry):
+        ids = (
+            (SearchKind.POSITION, entity.position_id),
+            (SearchKind.FUND, entity.fund_id),
+            (SearchKind.INVESTOR, entity.investor_id),
+        )
+        return [SearchItem(kind, value) for kind, value in ids if value]
+    return []
+
+
+def search_items_of_item(item: dict[str, Any]) -> list[SearchItem]:
+    """`search_items_of` for a stored item (bulk loads, backfill); [] for items that name none."""
+    entity_type = item.get("EntityType")
+    if entity_type == DOCUMENT.entity_type and item.get(TABLE.sk) == keys.latest_sk(Kind.DOCUMENT):
+        return search_items_of(DOCUMENT.from_item(item))
+    if entity_type in _ENTRY_BY_TYPE:
+        return search_items_of(_ENTRY_BY_TYPE[entity_type].from_item(item))
+    return []

@@ -1,0 +1,132 @@
+"""What a user reads when something goes wrong: the one place an error becomes words.
+
+Errors carry data only (`fundportal.domain.errors`, `fundportal.dynamo.errors`); middleware,
+views, forms, admin and commands show `describe(error)`. The most specific registered class of
+an error chooses its wording.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from fundportal.domain.errors import (
+    AlreadyExists,
+    BadCursor,
+    Conflict,
+    CursorExpired,
+    IdempotencyMismatch,
+    InvalidId,
+    ItemTooLarge,
+    NotFound,
+    PositionMismatch,
+)
+from fundportal.dynamo.errors import (
+    ConditionFailed,
+    DataLayerError,
+    StoreUnavailable,
+    TableInUse,
+    TransactionCancelled,
+    UnprocessedItems,
+)
+
+ID_RULE = "use 1-64 letters, digits, '_', '-' or '.' (not only dots)"
+
+
+@singledispatch
+def describe(error: Exception) -> str:
+    """The sentence a user is shown for `error` (an error of no known kind: its own text)."""
+    return str(error)
+
+
+@describe.register
+def _(error: InvalidId) -> str:
+    value = error.value
+    shown = repr(value) if not isinstance(value, str) else f"'{value[:80]}'"
+    if error.what.endswith("id"):
+        return f"Invalid {error.what} {shown}: {ID_RULE}"
+    return f"Invalid {error.what} {shown}."
+
+
+@describe.register
+def _(error: PositionMismatch) -> str:
+    if error.holder == "document":
+        return f"{error.key} is a document of fund {error.expected}; an entry in it cannot be for fund {error.given}."
+    if error.field == "investor_id":
+        return f"{error.key} is held by investor {error.expected}, not {error.given}."
+    return f"{error.key} is a position in fund {error.expected}, not {error.given}."
+
+
+@describe.register
+def _(error: NotFound) -> str:
+    return f"{error.what} '{error.key}' was not found."
+
+
+@describe.register
+def _(error: AlreadyExists) -> str:
+    return f"{error.what} '{error.key}' already exists."
+
+
+@describe.register
+def _(error: Conflict) -> str:
+    who = f" by {error.updated_by}" if error.updated_by else ""
+    when = f" at {error.updated_at:%Y-%m-%d %H:%M:%S} UTC" if error.updated_at else ""
+    revisions = (
+        f" (now revision {error.current_revision}, you loaded revision {error.expected_revision})"
+        if error.expected_revision is not None
+        else ""
+    )
+    return f"{error.what} '{error.key}' was changed{who}{when}{revisions}. Reload and apply your change again."
+
+
+@describe.register
+def _(error: BadCursor) -> str:
+    return "The page link is invalid or belongs to another query."
+
+
+@describe.register
+def _(error: CursorExpired) -> str:
+    return "This page link has expired; start again from the first page."
+
+
+@describe.register
+def _(error: ItemTooLarge) -> str:
+    return f"The item is {error.size:,} bytes; DynamoDB accepts at most {error.limit:,} bytes per item."
+
+
+@describe.register
+def _(error: IdempotencyMismatch) -> str:
+    return "This form was already submitted with other values; reload and try again."
+
+
+# --- the store's transport ------------------------------------------------------------------------
+
+
+@describe.register
+def _(error: DataLayerError) -> str:
+    # An error raised with its own wording (the notice import's conflict) keeps it.
+    return getattr(error, "user_message", None) or "The fund data could not be processed."
+
+
+@describe.register
+def _(error: StoreUnavailable) -> str:
+    return f"DynamoDB is unavailable: {error.reason}"
+
+
+@describe.register
+def _(error: UnprocessedItems) -> str:
+    return f"{error.count} items were still unprocessed after all retries."
+
+
+@describe.register
+def _(error: TableInUse) -> str:
+    return "The table already exists or is being changed."
+
+
+@describe.register
+def _(error: ConditionFailed) -> str:
+    return "The item was not as expected; nothing was written."
+
+
+@describe.register
+def _(error: TransactionCancelled) -> str:
+    return "The change was not applied; nothing was written."

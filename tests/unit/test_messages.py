@@ -1,0 +1,111 @@
+"""What users read for each error: chosen at the edge (`fundportal.messages.describe`), worded
+as before the errors moved to the domain."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from fundportal.domain.errors import (
+    AlreadyExists,
+    BadCursor,
+    Conflict,
+    CursorExpired,
+    DomainError,
+    IdempotencyMismatch,
+    InvalidId,
+    ItemTooLarge,
+    NotFound,
+    PositionMismatch,
+)
+from fundportal.dynamo.errors import (
+    ConditionFailed,
+    RequestRejected,
+    StoreUnavailable,
+    TableInUse,
+    TableMissing,
+    TransactionCancelled,
+    UnprocessedItems,
+)
+from fundportal.messages import describe
+
+AT = datetime(2025, 10, 1, 9, 30, 5, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (
+            InvalidId("document id", "a b"),
+            "Invalid document id 'a b': use 1-64 letters, digits, '_', '-' or '.' (not only dots)",
+        ),
+        (InvalidId("month", "2025-13"), "Invalid month '2025-13'."),
+        (InvalidId("version", None), "Invalid version None."),
+        (NotFound("Document", "DOC9"), "Document 'DOC9' was not found."),
+        (AlreadyExists("Document", "DOC1"), "Document 'DOC1' already exists."),
+        (
+            Conflict("Document", "DOC1", 2, 3, "ana", AT),
+            "Document 'DOC1' was changed by ana at 2025-10-01 09:30:05 UTC (now revision 3, you loaded "
+            "revision 2). Reload and apply your change again.",
+        ),
+        (Conflict("Document", "DOC1", None, None), "Document 'DOC1' was changed. Reload and apply your change again."),
+        (BadCursor(), "The page link is invalid or belongs to another query."),
+        (CursorExpired(), "This page link has expired; start again from the first page."),
+        (
+            ItemTooLarge(410_000, 409_600),
+            "The item is 410,000 bytes; DynamoDB accepts at most 409,600 bytes per item.",
+        ),
+        (IdempotencyMismatch(), "This form was already submitted with other values; reload and try again."),
+        (
+            PositionMismatch("fund_id", "document", "DOC1", "FUND_A", "FUND_B"),
+            "DOC1 is a document of fund FUND_A; an entry in it cannot be for fund FUND_B.",
+        ),
+        (
+            PositionMismatch("fund_id", "position", "POSITION_1", "FUND_A", "FUND_B"),
+            "POSITION_1 is a position in fund FUND_A, not FUND_B.",
+        ),
+        (
+            PositionMismatch("investor_id", "position", "POSITION_1", "INVESTOR_1", "INVESTOR_2"),
+            "POSITION_1 is held by investor INVESTOR_1, not INVESTOR_2.",
+        ),
+        (
+            StoreUnavailable("cannot reach DynamoDB (EndpointConnectionError)"),
+            "DynamoDB is unavailable: cannot reach DynamoDB (EndpointConnectionError)",
+        ),
+        (
+            TableMissing("fund-data"),
+            "DynamoDB is unavailable: table 'fund-data' does not exist (run manage.py create_table)",
+        ),
+        (UnprocessedItems(2), "2 items were still unprocessed after all retries."),
+        (TableInUse(), "The table already exists or is being changed."),
+        (ConditionFailed(), "The item was not as expected; nothing was written."),
+        (TransactionCancelled(["None", "ConditionalCheckFailed"]), "The change was not applied; nothing was written."),
+        (RequestRejected("ValidationException", "bad"), "The fund data could not be processed."),
+    ],
+)
+def test_each_error_is_described_in_the_words_users_see(error, message):
+    assert describe(error) == message
+
+
+def test_domain_errors_carry_data_not_words():
+    conflict = Conflict("Document", "DOC1", 2, 3, "ana", AT)
+    assert (conflict.what, conflict.key, conflict.expected_revision, conflict.current_revision) == (
+        "Document",
+        "DOC1",
+        2,
+        3,
+    )
+    assert (conflict.updated_by, conflict.updated_at) == ("ana", AT)
+    assert not hasattr(conflict, "user_message")
+    assert "Reload" not in str(conflict)
+
+
+def test_a_position_mismatch_is_an_invalid_id_naming_its_field():
+    mismatch = PositionMismatch("investor_id", "position", "POSITION_1", "INVESTOR_1", "INVESTOR_2")
+    assert isinstance(mismatch, InvalidId) and isinstance(mismatch, DomainError)
+    assert mismatch.field == "investor_id"
+
+
+def test_an_unknown_error_keeps_its_own_text():
+    assert describe(ValueError("--documents must be at least 1")) == "--documents must be at least 1"
