@@ -210,6 +210,17 @@ class FundCatalogEntry:
         return {"PK": pk, "SK": sk, "EntityType": FUND_CATALOG_TYPE}
 
 
+@dataclass(frozen=True, slots=True)
+class PositionAudit:
+    """An audit entry of a position-level write (commitment), kept in the position's partition."""
+
+    position_id: str
+    audit: AuditEntry
+
+    def to_item(self) -> dict[str, Any]:
+        return position_audit_item(self.position_id, self.audit)
+
+
 def position_audit_item(position_id: str, audit: AuditEntry) -> dict[str, Any]:
     """An audit item of a position-level write (commitment), in `AUDIT#POSITION#<id>`."""
     item = audit.to_item()

@@ -11,7 +11,6 @@ or its re-run, counts them; a repair counting them too would count them twice.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -20,14 +19,14 @@ from fundportal.domain.figures import FiguresBuilder
 
 from . import keys
 from .entities import PositionEntry
-from .errors import TransactionCancelled
 from .gateway import TableGateway
 from .keys import POSITION_KINDS, Kind
 from .register import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, PositionRegister
 from .repositories.documents import REQUEST_TOKEN
 from .repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
-from .repositories.register import RegisterRepository, RegisterWrite
+from .repositories.register import RegisterRepository
 from .schema import INVESTOR_INDEX, TABLE
+from .uow import NEW, RegisterChanged, UnitOfWork
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
@@ -167,14 +166,14 @@ def verify_positions(
         current = have.get("register")
         seen = current.revision if current else 0
         new = replace(want, revision=seen + 1)
-        actions = RegisterWrite(new, seen).actions(repository.gateway)
-        if have.get("legacy_copy"):
-            actions.append(
-                repository.gateway.delete_action((keys.register_pk(position_id), keys.legacy_investor_copy_sk()))
-            )
         try:
-            repository.gateway.transact(actions, uuid.uuid4().hex)
-        except TransactionCancelled:  # a concurrent entry write moved the register: it wins
+            with UnitOfWork(repository.gateway) as uow:
+                uow.put(new, expect=seen or NEW, name="register")
+                if have.get("legacy_copy"):
+                    legacy = (keys.register_pk(position_id), keys.legacy_investor_copy_sk())
+                    uow.delete(legacy, name="legacy register copy")
+                uow.commit()
+        except RegisterChanged:  # a concurrent entry write moved the register: it wins
             report.skipped += 1
             continue
         report.repaired += 1
