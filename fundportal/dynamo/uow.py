@@ -29,16 +29,14 @@ that is not a business rule lives here.
 from __future__ import annotations
 
 import hashlib
-import json
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
-from decimal import Decimal
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from . import gateway as table_gateway
-from .entities import AuditEntry, PositionEntry, entity_from_item
+from .entities import AuditEntry
 from .errors import (
     AlreadyExists,
     Conflict,
@@ -48,19 +46,35 @@ from .errors import (
     StoreUnavailable,
     TransactionCancelled,
 )
-from .gateway import EXISTS, NOT_EXISTS, Condition, TableGateway
-from .register import REGISTER_TYPE, PositionAudit, PositionRegister
+from .gateway import EXISTS, Condition, TableGateway
+from .register import PositionAudit, PositionRegister
 from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentRepository
 from .repositories.imports import ImportRepository
 from .repositories.register import RegisterRepository
+from .uow_actions import (
+    ANY,
+    NEW,
+    Action,
+    Unchanged,
+    condition_for,
+    describe,
+    entity_of,
+    item_of,
+    of_fund,
+    request_hash,
+    unchanged,
+)
 
 __all__ = [
     "ANY",
     "EXISTS",
     "NEW",
+    "Action",
     "ImportUnitOfWork",
     "RegisterChanged",
+    "Unchanged",
     "UnitOfWork",
+    "describe",
     "of_fund",
     "request_hash",
     "unchanged",
@@ -70,8 +84,6 @@ __all__ = [
 T = TypeVar("T")
 Key = tuple[str, str]
 
-# Attributes a position entry must still have, as read, for a change or removal to apply.
-ENTRY_SEEN_ATTRIBUTES = ("Revision", "UpdatedAt", "Amount", "Status", "DueDate")
 REGISTER_ATTEMPTS = 8  # a write re-read and retried at most this many times when a register moved
 IN_FLIGHT_CHECKS = 4  # re-reads after DynamoDB refused a token whose first use may be in flight
 RETRYABLE_REASONS = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
@@ -93,137 +105,6 @@ class AlreadyApplied(Exception):
 
     def __init__(self, entity: Any) -> None:
         self.entity = entity
-
-
-@dataclass(frozen=True, slots=True)
-class _Expect:
-    name: str
-
-
-NEW = _Expect("new")  # the item must not exist
-ANY = _Expect("any")  # no condition
-
-
-@dataclass(frozen=True, slots=True)
-class Unchanged:
-    """The stored item is still as `entity` was read (None: still absent)."""
-
-    entity: Any
-
-
-def unchanged(entity: Any) -> Unchanged:
-    return Unchanged(entity)
-
-
-def of_fund(fund_id: str | None) -> Condition:
-    """A check that a document exists and is of `fund_id` (a document without a fund takes any)."""
-    if not fund_id:
-        return EXISTS
-    return Condition(
-        "attribute_exists(PK) AND (attribute_not_exists(#fund) OR #fund = :fund)",
-        {"#fund": "FundId"},
-        {":fund": fund_id},
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One named action of a transaction and what it expects."""
-
-    name: str
-    verb: str  # "Put", "Delete" or "ConditionCheck"
-    entity: Any
-    key: Key
-    expect: Any
-    request: dict[str, Any]
-    stamped: bool = False
-    refused: Callable[[], Exception] | None = None
-
-
-# --- entity <-> item: the one place the unit of work encodes and decodes --------------------------
-
-
-def _item_of(entity: Any) -> dict[str, Any]:
-    return entity if isinstance(entity, dict) else entity.to_item()
-
-
-def _entity_of(item: dict[str, Any]) -> Any:
-    if item.get("EntityType") == REGISTER_TYPE:
-        return PositionRegister.from_item(item)
-    try:
-        return entity_from_item(item)
-    except KeyError:
-        return item
-
-
-# --- the request hash ------------------------------------------------------------------------------
-
-
-def request_hash(*parts: Any) -> str:
-    """What a request asked for, canonically hashed (stored with its token as `RequestHash`)."""
-
-    def canonical(value: Any) -> Any:
-        if isinstance(value, Decimal):
-            return format(value.normalize(), "f")
-        if isinstance(value, (date, datetime)):
-            return value.isoformat()
-        if isinstance(value, dict):
-            return {str(k): canonical(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [canonical(v) for v in value]
-        return value
-
-    text = json.dumps(canonical(list(parts)), sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _condition(entity: Any, expect: Any) -> Condition | None:
-    if expect is ANY or expect is None:
-        return None
-    if expect is NEW:
-        return NOT_EXISTS
-    if isinstance(expect, Condition):
-        return expect
-    if isinstance(expect, Unchanged):
-        return NOT_EXISTS if expect.entity is None else _as_read(expect.entity)
-    if isinstance(entity, PositionRegister):
-        # The revision pins everything, fund and investor included (they never change once set).
-        return Condition(
-            "#rev = :rev AND #fund = :fund AND #inv = :inv",
-            {"#rev": "Revision", "#fund": "FundId", "#inv": "InvestorId"},
-            {":rev": expect, ":fund": entity.fund_id, ":inv": entity.investor_id},
-        )
-    return Condition("Revision = :expected", values={":expected": expect})
-
-
-def _as_read(entity: Any) -> Condition:
-    """The entry still has the attributes it was read with (so an audit's before/after is exact),
-    its revision first: two saves in one second no longer both win."""
-    stored = _item_of(entity)
-    clauses, names, values = [], {}, {}
-    for i, attribute in enumerate(ENTRY_SEEN_ATTRIBUTES):
-        names[f"#a{i}"] = attribute
-        if attribute == "Revision" and stored.get(attribute) == 1:
-            # Entries written before revisions existed have none: revision 1 is "absent or 1".
-            clauses.append(f"(attribute_not_exists(#a{i}) OR #a{i} = :a{i})")
-            values[f":a{i}"] = 1
-        elif stored.get(attribute) is None:
-            clauses.append(f"attribute_not_exists(#a{i})")
-        else:
-            clauses.append(f"#a{i} = :a{i}")
-            values[f":a{i}"] = stored[attribute]
-    return Condition(" AND ".join(clauses), names, values)
-
-
-def describe(entity: Any, key: Key) -> tuple[str, str]:
-    """What an entity is and its id, as errors name them."""
-    if isinstance(entity, PositionEntry):
-        return entity.kind.entity_type, f"{entity.position_id} in {entity.document_id}"
-    if isinstance(entity, PositionRegister):
-        return "Position", entity.position_id
-    if hasattr(entity, "document_id"):
-        return type(entity).__name__, entity.document_id
-    return "Item", f"{key[0]} {key[1]}"
 
 
 class UnitOfWork:
@@ -296,7 +177,7 @@ class UnitOfWork:
             entity = self._audit(entity)
         elif isinstance(entity, PositionAudit):
             entity = replace(entity, audit=self._audit(entity.audit))
-        item = _item_of(entity)
+        item = item_of(entity)
         if stamped:
             item = {**item, REQUEST_TOKEN: self.token}
             if self.request_hash:
@@ -304,7 +185,7 @@ class UnitOfWork:
         key = (item["PK"], item["SK"])
         if expect is ANY and any(a.key == key and a.expect is ANY for a in self.actions):
             return  # a constant item named twice (a transaction touches an item once)
-        request = self.gateway.put_action(item, _condition(entity, expect))
+        request = self.gateway.put_action(item, condition_for(entity, expect))
         self.actions.append(Action(name, "Put", entity, key, expect, request, stamped))
 
     def _audit(self, audit: AuditEntry) -> AuditEntry:
@@ -314,7 +195,7 @@ class UnitOfWork:
 
     def delete(self, entity: Any, *, expect: Any = ANY, name: str) -> None:
         key = entity if isinstance(entity, tuple) else self._key(entity)
-        request = self.gateway.delete_action(key, _condition(entity, expect))
+        request = self.gateway.delete_action(key, condition_for(entity, expect))
         self.actions.append(Action(name, "Delete", entity, key, expect, request))
 
     def check(
@@ -328,7 +209,7 @@ class UnitOfWork:
 
     @staticmethod
     def _key(entity: Any) -> Key:
-        item = _item_of(entity)
+        item = item_of(entity)
         return item["PK"], item["SK"]
 
     # --- commit ---
@@ -393,7 +274,7 @@ class UnitOfWork:
         """Who changed the item, and when (one consistent GetItem)."""
         what, key = describe(action.entity, action.key)
         item = self.gateway.get(action.key, consistent=True)
-        now = _entity_of(item) if item else None
+        now = entity_of(item) if item else None
         expected = action.expect
         if isinstance(expected, Unchanged):
             expected = getattr(expected.entity, "revision", None)
@@ -418,7 +299,7 @@ class UnitOfWork:
             if subject is not None and subject.stamped:
                 item = self.gateway.get(subject.key, consistent=True)
                 if item and item.get(REQUEST_TOKEN) == self.token and item.get(REQUEST_HASH) == self.request_hash:
-                    raise AlreadyApplied(_entity_of(item))
+                    raise AlreadyApplied(entity_of(item))
             elif subject is not None and audit is not None and self.removed(audit.document_id, audit.action):
                 raise AlreadyApplied(subject.entity)
 
