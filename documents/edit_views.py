@@ -145,7 +145,6 @@ class EntryEditView(EditorRequiredMixin, FormView):
                     user=self.username,
                     token=form.token,
                     expected_revision=form.cleaned_data.get("revision"),
-                    loaded_at=form.cleaned_data.get("loaded_at"),
                 )
         except AlreadyExists:
             form.add_error(

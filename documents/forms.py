@@ -190,9 +190,8 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
     amount = amount_field()
     status = forms.ChoiceField(choices=_choices(ENTRY_STATUSES), initial="Pending")
     due_date = date_field(label="Due date", required=False)
-    # When changing an entry: the revision (and UpdatedAt) it was shown with (optimistic check).
+    # When changing an entry: the revision it was shown with (optimistic check).
     revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
-    loaded_at = forms.DateTimeField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, fixed: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -226,7 +225,6 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
             "status": entry.status,
             "due_date": entry.due_date,
             "revision": entry.revision,
-            "loaded_at": entry.updated_at.isoformat() if entry.updated_at else None,
         }
 
 

@@ -30,12 +30,20 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from fundportal.domain.errors import InvalidId
+from fundportal.domain.errors import AlreadyExists, InvalidId, NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
 from fundportal.dynamo.errors import TransactionCancelled
 from fundportal.dynamo.keys import import_marker
-from fundportal.dynamo.repositories.imports import ImportRepository, ImportRun, import_token
+from fundportal.dynamo.mapping import MonthCatalogEntry, search_items_of
+from fundportal.dynamo.repositories.imports import (
+    MAX_TRANSACTION_ITEMS,
+    ImportRecord,
+    ImportRepository,
+    ImportRun,
+    import_token,
+)
+from fundportal.dynamo.uow import EXISTS, NEW, UnitOfWork
 
 from .reader import FileError, RawRow, read_rows
 from .validation import Existing, Known, Registered, Validation, validate
@@ -45,7 +53,6 @@ from .writing import (
     PublishedElsewhere,
     RegisterPhase,
     Stamp,
-    fresh_token,
     request_token,
 )
 
@@ -144,8 +151,8 @@ def import_apply(
     assert validation is not None
     token, marker = import_token(prepared.checksum), import_marker(prepared.checksum)
     new_ids = tuple(p.document.document_id for p in validation.plans if p.is_new)
-    run = ImportRun(marker, prepared.checksum, utcnow(), user, new_ids)
-    run = repository.start(run, fresh_token())
+    stamp = Stamp(token, marker, utcnow(), user)
+    run = _start(ImportRun(marker, prepared.checksum, stamp.at, user, new_ids), stamp.unit_of_work(repository.gateway))
     if run.new_documents != new_ids:
         raise ImportConflict(
             "A document of this file was created or removed by someone else since this import "
@@ -155,7 +162,7 @@ def import_apply(
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.
         with contextlib.suppress(PublishedElsewhere):
-            _write(validation, prepared.registers, stamp, repository, workers, progress)
+            _write(validation, prepared.registers, run, stamp, repository, workers, progress)
     written = validation.to_write
     _publish(prepared, validation, stamp, run, user, repository)
     return ImportResult(
@@ -169,9 +176,21 @@ def import_apply(
     )
 
 
+def _start(run: ImportRun, uow: UnitOfWork) -> ImportRun:
+    """Put the run record unless a run of this file already did; returns the one stored."""
+    try:
+        with uow:
+            uow.put(run, expect=NEW, name="import run")
+            uow.commit()
+    except AlreadyExists:
+        return uow.imports.run(run.marker)
+    return run
+
+
 def _write(
     validation: Validation,
     registers: dict[str, PositionRegister],
+    run: ImportRun,
     stamp: Stamp,
     repository: ImportRepository,
     workers: int,
@@ -201,7 +220,7 @@ def _write(
         return len(entries)
 
     if counted:
-        RegisterPhase(repository, stamp, registers).write(counted, land, workers, progress)
+        RegisterPhase(repository, run, stamp, registers).write(counted, land, workers, progress)
     if catalogs:  # positions only in existing documents
         repository.put_entries((), stamp.token, [i for items in catalogs.values() for i in items], workers)
     if existing:
@@ -244,21 +263,44 @@ def _publish(
         )
         for plan in validation.plans
     ]
-    record = {
-        "checksum": prepared.checksum,
-        "file": prepared.filename,
-        "rows": len(prepared.rows),
-        "documents": [plan.document.document_id for plan in validation.plans],
-        "at": stamp.at,
-        "by": user,
-    }
+    record = ImportRecord(
+        prepared.checksum,
+        prepared.filename,
+        len(prepared.rows),
+        [plan.document.document_id for plan in validation.plans],
+        stamp.at,
+        user,
+    )
     new = [replace(p.document, updated_at=stamp.at, updated_by=stamp.by) for p in validation.plans if p.is_new]
     existing = [p.document for p in validation.plans if not p.is_new]
     try:
-        repository.publish(new, existing, audits, record, fresh_token(), run)
-    except TransactionCancelled as error:
+        with stamp.unit_of_work(repository.gateway) as uow:
+            for document in new:
+                uow.put(document, expect=NEW, name="document", stamped=True)
+            for document in existing:
+                uow.check(document, EXISTS, name="document")
+            for constant in _constants(new):
+                uow.put(constant, name="catalog")
+            for audit in audits:
+                uow.put(audit, expect=NEW, name="audit")
+            uow.put(record, expect=NEW, name="import record")
+            uow.put(replace(run, published=True), name="import run")
+            if len(uow.actions) > MAX_TRANSACTION_ITEMS:
+                raise ValueError(
+                    f"publishing needs {len(uow.actions)} items; a transaction holds {MAX_TRANSACTION_ITEMS}"
+                )
+            uow.commit()
+    except (NotFound, AlreadyExists, TransactionCancelled) as error:
         if repository.record(prepared.checksum) is None:  # not a concurrent run of the same file
             raise ImportConflict(
                 "The import could not be published (a document changed meanwhile); nothing was "
                 "published. Run the import again."
             ) from error
+
+
+def _constants(new_documents: list[Any]) -> list[Any]:
+    """The month catalog entries and search items of the new documents (two documents of one fund
+    name the same search item: the unit of work puts it once)."""
+    months = sorted({d.as_of_date.replace(day=1) for d in new_documents if d.as_of_date})
+    found: list[Any] = [MonthCatalogEntry(month) for month in months]
+    return found + [search for document in new_documents for search in search_items_of(document)]

@@ -19,21 +19,21 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
-import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from fundportal.domain.errors import AlreadyExists
 from fundportal.domain.model import PositionEntry, PositionRegister
-from fundportal.dynamo.errors import DataLayerError, TransactionCancelled
-from fundportal.dynamo.gateway import backoff
-from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, ImportRepository
-from fundportal.dynamo.repositories.register import RegisterWrite
+from fundportal.dynamo.errors import DataLayerError
+from fundportal.dynamo.gateway import TableGateway
+from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
+from fundportal.dynamo.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
 
 REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes itself)
-REGISTER_RETRIES = 8
+REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
 # A register transaction: the run check + 99 registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
 
@@ -58,6 +58,30 @@ class Stamp:
     marker: str
     at: datetime
     by: str
+
+    def unit_of_work(self, gateway: TableGateway) -> UnitOfWork:
+        """A unit of work stamping this import's token on what it writes."""
+        uow = ImportUnitOfWork(gateway)
+        uow.request(self.token)
+        return uow
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterWrite:
+    """A register with an import's entries counted, and the revision it was read at (0: new)."""
+
+    register: PositionRegister
+    seen_revision: int
+
+
+def put_registers(uow: UnitOfWork, run: ImportRun, writes: list[RegisterWrite]) -> None:
+    """One transaction: the run still unpublished, then each register at the revision read.
+    PublishedElsewhere when the run is published; RegisterChanged naming the moved registers."""
+    with uow:
+        uow.check(run, UNPUBLISHED, name="import run", refused=PublishedElsewhere)
+        for write in writes:
+            uow.put(write.register, expect=write.seen_revision or NEW, name="register")
+        uow.commit()
 
 
 def new_register(position_id: str, first: PositionEntry) -> PositionRegister:
@@ -101,8 +125,10 @@ class RegisterPhase:
     of known positions: 805 -> 900 rows/s). A crash in between is the case the markers already
     cover: entries in, registers without the marker."""
 
-    def __init__(self, repository: ImportRepository, stamp: Stamp, registers: dict[str, PositionRegister]) -> None:
-        self.repository, self.stamp, self.registers = repository, stamp, registers
+    def __init__(
+        self, repository: ImportRepository, run: ImportRun, stamp: Stamp, registers: dict[str, PositionRegister]
+    ) -> None:
+        self.repository, self.run, self.stamp, self.registers = repository, run, stamp, registers
         self.published: set[str] = set()
 
     def write(
@@ -121,7 +147,7 @@ class RegisterPhase:
         groups = [positions[i : i + size] for i in range(0, len(positions), size)]
 
         def registers(positions: list[str]) -> int:
-            self._count(positions, by_position, self._writes(positions, by_position))
+            self._count(positions, by_position)
             return 0
 
         parallel(land, groups, workers, progress)
@@ -130,27 +156,21 @@ class RegisterPhase:
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]
 
-    def _count(
-        self, positions: list[str], by_position: dict[str, list[PositionEntry]], writes: list[RegisterWrite]
-    ) -> None:
-        for attempt in range(REGISTER_RETRIES):
-            if not writes:
-                return  # every register already counts this import (an earlier run)
-            try:
-                self.repository.put_registers(self.stamp.marker, writes, fresh_token())
-            except TransactionCancelled as error:
-                moved = [w.register.position_id for i, w in enumerate(writes) if error.failed(1 + i)]
-                if error.failed(0):
-                    raise PublishedElsewhere() from error
-                if not moved or attempt == REGISTER_RETRIES - 1:
-                    raise
-                self.registers.update(self.repository.registers(moved))
-                backoff(attempt)
-                writes = self._writes(positions, by_position)  # a register another run counted drops out
-                continue
-            for write in writes:
-                self.registers[write.register.position_id] = write.register
-            return
+    def _count(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> None:
+        writes: list[RegisterWrite] = []
+
+        def count() -> None:
+            nonlocal writes
+            writes = self._writes(positions, by_position)  # a register another run counted drops out
+            if writes:  # none: every register already counts this import (an earlier run)
+                put_registers(self.stamp.unit_of_work(self.repository.gateway), self.run, writes)
+
+        when_registers_move(count, self._reread, REGISTER_RETRIES)
+        for write in writes:
+            self.registers[write.register.position_id] = write.register
+
+    def _reread(self, positions: tuple[str, ...]) -> None:
+        self.registers.update(self.repository.registers(positions))
 
     def _counted(self, position_id: str, entries: list[PositionEntry]) -> RegisterWrite | None:
         """The register with `entries` counted and this import's marker, or None when it already
@@ -215,36 +235,35 @@ class ExistingWriter:
         parallel(self.write, small, workers, progress)
 
     def write(self, batch: Batch) -> int:
-        for attempt in range(REGISTER_RETRIES):
-            actions, owners, updated = self._actions(batch)
-            try:
-                self.repository.transact(actions, fresh_token())
-            except TransactionCancelled as error:
-                moved = {owner[1] for i, owner in enumerate(owners) if owner[0] == "register" and error.failed(i)}
-                entries = [owner[1] for i, owner in enumerate(owners) if owner[0] == "entry" and error.failed(i)]
-                if entries:
-                    e = entries[0]
-                    raise ImportConflict(
-                        f"{e.document_id} got a {e.kind.slug} for {e.position_id} from someone else during the "
-                        "import; the rows written so far stay. Run the import again to see what is left."
-                    ) from error
-                if moved and attempt < REGISTER_RETRIES - 1:
-                    self.registers.update(self.repository.registers(moved))
-                    backoff(attempt)
-                    continue
-                raise
-            self.registers.update({p: w.register for p, w in updated.items()})
-            return sum(len(chunk) for _, chunk in batch)
-        raise AssertionError("unreachable")
+        def write_once() -> dict[str, RegisterWrite]:
+            updated = self._counted(batch)
+            with self.stamp.unit_of_work(self.repository.gateway) as uow:
+                for position_id, chunk in batch:
+                    for entry in chunk:
+                        uow.put(entry, expect=NEW, name="entry", stamped=True)
+                    write = updated[position_id]
+                    uow.put(write.register, expect=write.seen_revision or NEW, name="register")
+                uow.commit()
+            return updated
 
-    def _actions(self, batch: Batch) -> tuple[list[dict[str, Any]], list[tuple[str, Any]], dict[str, RegisterWrite]]:
-        actions: list[dict[str, Any]] = []
-        owners: list[tuple[str, Any]] = []
+        try:
+            updated = when_registers_move(write_once, self._reread, REGISTER_RETRIES)
+        except AlreadyExists as error:
+            e = error.entity  # type: ignore[attr-defined]
+            raise ImportConflict(
+                f"{e.document_id} got a {e.kind.slug} for {e.position_id} from someone else during the "
+                "import; the rows written so far stay. Run the import again to see what is left."
+            ) from error
+        self.registers.update({p: w.register for p, w in updated.items()})
+        return sum(len(chunk) for _, chunk in batch)
+
+    def _reread(self, positions: tuple[str, ...]) -> None:
+        self.registers.update(self.repository.registers(positions))
+
+    def _counted(self, batch: Batch) -> dict[str, RegisterWrite]:
+        """Each position's register with the batch's entries counted."""
         updated: dict[str, RegisterWrite] = {}
         for position_id, chunk in batch:
-            for entry in chunk:
-                actions.append(self.repository.entry_action(entry, self.stamp.token))
-                owners.append(("entry", entry))
             register = self.registers.get(position_id) or new_register(position_id, chunk[0])
             builder = register.builder()
             for entry in chunk:
@@ -255,20 +274,10 @@ class ExistingWriter:
                 updated_at=self.stamp.at,
                 updated_by=self.stamp.by,
             )
-            register_actions = self.repository.register_actions(new, register.revision)
-            actions.extend(register_actions)
-            owners.extend([("register", position_id)] * len(register_actions))
             updated[position_id] = RegisterWrite(new, register.revision)
-        return actions, owners, updated
+        return updated
 
 
 def request_token(*parts: str) -> str:
     """A token (at most 36 characters) made of `parts` (the audit items' SK)."""
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
-
-
-def fresh_token() -> str:
-    """A transaction's ClientRequestToken: new for every write (the gateway reuses it for its own
-    retries). Not derived from the file: the same file imported into two tables within the
-    token's 10 minutes would otherwise be refused as an idempotency mismatch."""
-    return uuid.uuid4().hex

@@ -16,7 +16,8 @@ from documents.forms import SubmissionTokenMixin, amount_field
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, money
-from fundportal.dynamo.repositories.register import RegisterChanged, RegisterRepository
+from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.dynamo.uow import RegisterChanged
 from positions import services
 
 

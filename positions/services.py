@@ -1,4 +1,4 @@
-"""Writes about positions (issue 13): the position register's rules and the commitment.
+"""Writes about positions: the position register's rules and the commitment.
 
 - A position's fund and investor are fixed by its register (set by its first entry); an entry
   naming another fund or investor is refused (`PositionMismatch`, a form error), and so is an
@@ -6,30 +6,24 @@
 - The register's roll-up after an entry write is computed here with the one accumulator
   (`FiguresBuilder`): un-count the entry as it was, count it as it is now; when the entry that
   held the latest unfunded commitment or NAV changes or goes, that "latest" is recounted from
-  the position's other entries of that kind (one Query on the position index, only then).
-- The register goes into the entry's transaction conditioned on the revision read; if another
-  writer moved it first (`RegisterChanged`) the whole write is re-read and retried, bounded.
+  the position's other entries of that kind (`recount_needed` says which: the caller reads them,
+  one Query on the position index, only then).
+- The register goes into the entry's unit of work conditioned on the revision read; if another
+  writer moved it first the unit of work re-reads and retries the whole write, bounded.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import uuid
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any, TypeVar
 
 from fundportal.domain.errors import NotFound, PositionMismatch
-from fundportal.domain.kinds import Kind
+from fundportal.domain.kinds import Kind, SearchKind
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.domain.money import money
-from fundportal.dynamo.gateway import backoff
-from fundportal.dynamo.repositories.register import RegisterChanged, RegisterRepository, RegisterWrite
-
-REGISTER_ATTEMPTS = 8  # a write re-read and retried at most this many times when the register moved
-F = TypeVar("F", bound=Callable[..., Any])
+from fundportal.dynamo.mapping import PositionAudit, search_items_of
+from fundportal.dynamo.uow import NEW, RegisterChanged, UnitOfWork
 
 
 def check_entry(entry: PositionEntry, document: Document, register: PositionRegister | None) -> None:
@@ -44,10 +38,22 @@ def check_entry(entry: PositionEntry, document: Document, register: PositionRegi
         raise PositionMismatch("investor_id", "position", entry.position_id, register.investor_id, entry.investor_id)
 
 
+def recount_needed(register: PositionRegister | None, before: PositionEntry | None) -> Kind | None:
+    """The kind whose "latest" figure `before` holds: changing or removing it recounts that figure
+    from the position's other entries of the kind (None: nothing to recount)."""
+    if register is None or before is None:
+        return None
+    return register.builder().remove(before)
+
+
 def register_after(
-    repository: Any, register: PositionRegister | None, before: PositionEntry | None, after: PositionEntry | None
-) -> RegisterWrite:
-    """The register once `before` (as stored) is replaced by `after` (None: removed/new)."""
+    register: PositionRegister | None,
+    before: PositionEntry | None,
+    after: PositionEntry | None,
+    others: Iterable[PositionEntry] = (),
+) -> PositionRegister:
+    """The register once `before` (as stored) is replaced by `after` (None: removed/new); `others`
+    are the position's entries of the kind `recount_needed` named."""
     entry = after or before
     assert entry is not None
     if register is None:  # an entry for an unregistered position registers it
@@ -57,50 +63,27 @@ def register_after(
     if after is not None:
         builder.add(after)
     if recount is not None:
-        found = repository.position_entries(entry.position_id, recount)
-        others = [e for e in found if e.document_id != entry.document_id]
-        builder.reconsider(recount, others)
-    now = utcnow()
-    new = replace(register.with_builder(builder), revision=register.revision + 1, updated_at=now)
-    return RegisterWrite(new, register.revision)
+        builder.reconsider(recount, [e for e in others if e.document_id != entry.document_id])
+    return replace(register.with_builder(builder), revision=register.revision + 1, updated_at=utcnow())
 
 
-def retry_token(token: str | None, attempt: int) -> str | None:
-    """A fresh ClientRequestToken for a retry after the register moved (the retried transaction
-    has other parameters; reusing the token could be refused as an idempotency mismatch)."""
-    if not token or attempt == 0:
-        return token
-    return hashlib.sha256(f"{token}:{attempt}".encode()).hexdigest()[:32]
-
-
-def retry_when_register_moves(write: F) -> F:
-    """Re-read and retry a service write when the register moved under it. The write gets the
-    `attempt` number: its transaction's ClientRequestToken is `retry_token(token, attempt)`,
-    while the items and the audit keep the form's own token (so a resubmitted form is still
-    recognised, and the audit names the request that made the change)."""
-
-    @functools.wraps(write)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        for attempt in range(REGISTER_ATTEMPTS):
-            try:
-                return write(*args, **kwargs, attempt=attempt)
-            except RegisterChanged:
-                if attempt == REGISTER_ATTEMPTS - 1:
-                    raise
-                backoff(attempt)
-        raise AssertionError("unreachable")
-
-    return wrapper  # type: ignore[return-value]
-
-
-def load_entry_and_register(
-    repository: Any, document_id: str, kind: Kind, position_id: str
-) -> tuple[PositionEntry, PositionRegister | None]:
-    """The entry (NotFound if missing) and its register, in one consistent BatchGetItem."""
-    _document, loaded, register = repository.load_for_entry_with_register(document_id, kind, position_id)
-    if loaded.entity is None:
-        raise NotFound(kind.entity_type, f"{position_id} in {document_id}")
-    return loaded.entity, register
+def register_actions(
+    uow: UnitOfWork,
+    register: PositionRegister | None,
+    before: PositionEntry | None,
+    after: PositionEntry | None,
+    others: Iterable[PositionEntry] = (),
+) -> None:
+    """Add the register's share of an entry write to `uow`: the new roll-up, conditioned on the
+    revision read (absent: must still be absent) and, when the position is new, its search items
+    (constant; its fund's comes with the fund's documents), so no write of an existing position
+    touches an item shared with other positions."""
+    new = register_after(register, before, after, others)
+    uow.put(new, expect=register.revision if register else NEW, name="register")
+    if register is None and after is not None:
+        for search in search_items_of(after):
+            if search.kind is not SearchKind.FUND:
+                uow.put(search, name="search")
 
 
 # --- commitment -----------------------------------------------------------------------------------
@@ -113,12 +96,13 @@ def commitment_set(
     expected_revision: int,
     user: str,
     token: str | None = None,
-    repository: RegisterRepository | None = None,
+    uow: UnitOfWork | None = None,
 ) -> PositionRegister:
     """Record or change a position's commitment (in the register's currency), conditioned on the
-    register revision the editor saw (Conflict-like `RegisterChanged` otherwise), audited."""
-    repository = repository or RegisterRepository()
-    register = repository.get(position_id, consistent=True)
+    register revision the editor saw (`RegisterChanged` otherwise), audited."""
+    uow = uow or UnitOfWork()
+    uow.request(token)
+    register = uow.registers.get(position_id, consistent=True)
     if register is None:
         raise NotFound("Position", position_id)
     if register.revision != expected_revision:
@@ -127,9 +111,11 @@ def commitment_set(
     now = utcnow()
     new = replace(register, commitment=amount, revision=register.revision + 1, updated_at=now, updated_by=user)
     changes = {f"commitment ({register.currency})": [_plain(register.commitment), _plain(amount)]}
-    token = token or uuid.uuid4().hex
-    audit = AuditEntry(position_id, now, user, "commitment", f"Position {position_id}", changes, token)
-    repository.save(new, register.revision, audit)
+    audit = AuditEntry(position_id, now, user, "commitment", f"Position {position_id}", changes)
+    with uow:
+        uow.put(new, expect=register.revision, name="register")
+        uow.put(PositionAudit(position_id, audit), expect=NEW, name="audit")
+        uow.commit()
     return new
 
 

@@ -43,15 +43,12 @@ class ConditionFailed(DataLayerError):
 
 
 class TransactionCancelled(DataLayerError):
-    """TransactWriteItems was cancelled; `reasons` holds one code per action ('None' = fine)."""
+    """TransactWriteItems was cancelled; `reasons` holds one code per action ('None' = fine),
+    which the unit of work (`uow`) ties to its named actions."""
 
     def __init__(self, reasons: list[str]) -> None:
         self.reasons = reasons
         super().__init__(f"transaction cancelled: {reasons}")
-
-    def failed(self, index: int) -> bool:
-        """True when the action at `index` failed its condition."""
-        return len(self.reasons) > index and self.reasons[index] == "ConditionalCheckFailed"
 
     @property
     def condition_failed(self) -> bool:

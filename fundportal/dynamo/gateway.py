@@ -3,8 +3,8 @@
 Every request goes through `transport.call`, which keeps it within the page's time budget,
 times and records it, validates the reply and turns every botocore failure into a typed
 `DataLayerError`. `TableGateway` adds what each kind of request needs once: the pagination
-loop, batch get/write with one retry and backoff policy, transactions retried on
-TransactionConflict with the same token. It speaks
+loop, batch get/write with one retry and backoff policy, and one TransactWriteItems call that
+the unit of work (`uow`) builds and retries. It speaks
 plain values and items (dicts of Python values); keys are built by `keys`, entities by
 `entities`, and the repositories put the two together.
 """
@@ -23,7 +23,7 @@ from typing import Any
 from fundportal.domain.errors import ItemTooLarge
 
 from .client import table_name
-from .errors import TransactionCancelled, UnprocessedItems
+from .errors import UnprocessedItems
 from .serialization import from_item, to_attr, to_item
 from .transport import call
 
@@ -34,7 +34,7 @@ log = logging.getLogger("fundportal.dynamodb")
 MAX_ITEM_BYTES = 400 * 1024
 BATCH_WRITE_SIZE = 25
 BATCH_ATTEMPTS = 10
-TRANSACTION_CONFLICT_RETRIES = 5
+TRANSACTION_CONFLICT_RETRIES = 5  # the unit of work's same-token retries of a conflict
 Key = tuple[str, str]  # (PK, SK)
 Item = dict[str, Any]
 
@@ -188,17 +188,9 @@ class TableGateway:
         return {"ConditionCheck": {"TableName": self.table, "Key": _key(key), **condition.params()}}
 
     def transact(self, actions: list[dict[str, Any]], token: str) -> None:
-        """TransactWriteItems with a ClientRequestToken; a TransactionConflict is retried with the
-        same token (botocore never retries it; the token makes a landed retry a no-op)."""
-        for attempt in range(TRANSACTION_CONFLICT_RETRIES + 1):
-            try:
-                call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
-                return
-            except TransactionCancelled as error:
-                if error.conflicted and attempt < TRANSACTION_CONFLICT_RETRIES:
-                    backoff(attempt)
-                    continue
-                raise
+        """One TransactWriteItems with a ClientRequestToken (the unit of work retries a
+        TransactionConflict with the same token: botocore never does)."""
+        call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
 
     def update(self, key: Key, update: str, condition: Condition, names: dict[str, str], values: dict) -> None:
         """UpdateItem (maintenance: index backfill); ConditionFailed when the item moved."""

@@ -353,6 +353,17 @@ def position_audit_item(position_id: str, audit: AuditEntry) -> dict[str, Any]:
     return item
 
 
+@dataclass(frozen=True, slots=True)
+class PositionAudit:
+    """An audit entry of a position-level write (commitment), kept in the position's partition."""
+
+    position_id: str
+    audit: AuditEntry
+
+    def to_item(self) -> dict[str, Any]:
+        return position_audit_item(self.position_id, self.audit)
+
+
 # --- search items ----------------------------------------------------------------------------------------
 
 

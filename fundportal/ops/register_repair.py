@@ -11,7 +11,6 @@ or its re-run, counts them; a repair counting them too would count them twice.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -20,13 +19,13 @@ from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.dynamo import keys
-from fundportal.dynamo.errors import TransactionCancelled
 from fundportal.dynamo.gateway import TableGateway
 from fundportal.dynamo.mapping import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, from_item, to_item
 from fundportal.dynamo.repositories.documents import REQUEST_TOKEN
 from fundportal.dynamo.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
-from fundportal.dynamo.repositories.register import RegisterRepository, RegisterWrite
+from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.dynamo.schema import INVESTOR_INDEX, TABLE
+from fundportal.dynamo.uow import NEW, RegisterChanged, UnitOfWork
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
@@ -166,14 +165,14 @@ def verify_positions(
         current = have.get("register")
         seen = current.revision if current else 0
         new = replace(want, revision=seen + 1)
-        actions = RegisterWrite(new, seen).actions(repository.gateway)
-        if have.get("legacy_copy"):
-            actions.append(
-                repository.gateway.delete_action((keys.register_pk(position_id), keys.legacy_investor_copy_sk()))
-            )
         try:
-            repository.gateway.transact(actions, uuid.uuid4().hex)
-        except TransactionCancelled:  # a concurrent entry write moved the register: it wins
+            with UnitOfWork(repository.gateway) as uow:
+                uow.put(new, expect=seen or NEW, name="register")
+                if have.get("legacy_copy"):
+                    legacy = (keys.register_pk(position_id), keys.legacy_investor_copy_sk())
+                    uow.delete(legacy, name="legacy register copy")
+                uow.commit()
+        except RegisterChanged:  # a concurrent entry write moved the register: it wins
             report.skipped += 1
             continue
         report.repaired += 1

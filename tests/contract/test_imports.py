@@ -192,7 +192,7 @@ def test_a_rerun_refuses_when_someone_created_its_new_document_meanwhile(backend
     def crash(*args):
         raise ConnectionError("the import's process died before its registers")
 
-    monkeypatch.setattr(ImportRepository, "put_registers", crash)
+    monkeypatch.setattr(writing, "put_registers", crash)
     with pytest.raises(ConnectionError):  # the entries are in, the registers and document not
         import_apply(prepared=import_prepare(data=data, filename="n.csv"), user="importer", workers=1)
     monkeypatch.undo()
@@ -221,19 +221,19 @@ def test_a_crash_between_the_entries_and_the_registers_is_counted_once_on_rerun(
     monkeypatch.setattr(writing, "POSITIONS_PER_TRANSACTION", 49)
     data = csv_bytes(notice_rows(50))
     prepared = import_prepare(data=data, filename="big.csv")
-    real = ImportRepository.put_registers
+    real = writing.put_registers
     calls: list[int] = []
 
-    def crash(self, marker, writes, token):
+    def crash(uow, run, writes):
         if len(calls) == landed:
             raise ConnectionError("the import's process died between entries and registers")
-        real(self, marker, writes, token)
+        real(uow, run, writes)
         calls.append(len(writes))
 
-    monkeypatch.setattr(ImportRepository, "put_registers", crash)
+    monkeypatch.setattr(writing, "put_registers", crash)
     with pytest.raises(ConnectionError):
         import_apply(prepared=prepared, user="importer", workers=1)
-    monkeypatch.setattr(ImportRepository, "put_registers", real)
+    monkeypatch.setattr(writing, "put_registers", real)
     written = 150  # every entry is in; no register (or only the first group's) counts them
     assert _items(backend) == written  # and the document is not published
     registered = [p for p in ("NP_000", "NP_049") if RegisterRepository().get(p) is not None]
@@ -257,10 +257,10 @@ def test_a_register_moved_by_someone_else_during_the_import_keeps_both_writes(ba
     _import(csv_bytes(notice_rows(2)))  # NOTICE_1 registers NP_000 and NP_001
     rows = notice_rows(2, document_id="NOTICE_2")
     prepared = import_prepare(data=csv_bytes(rows), filename="second.csv")  # reads the registers
-    real = ImportRepository.put_registers
+    real = writing.put_registers
     calls: list[int] = []
 
-    def web_write_first(self, marker, writes, token):
+    def web_write_first(uow, run, writes):
         if not calls:  # a web user records a NAV for NP_000 after the import read its register
             entry = NetAssetValue(
                 document_id="NOTICE_1", position_id="NP_000", fund_id="FUND_N", investor_id="NI_000",
@@ -268,9 +268,9 @@ def test_a_register_moved_by_someone_else_during_the_import_keeps_both_writes(ba
             )  # fmt: skip
             entry_record(entry=entry, user="someone")
         calls.append(len(writes))
-        real(self, marker, writes, token)
+        real(uow, run, writes)
 
-    monkeypatch.setattr(ImportRepository, "put_registers", web_write_first)
+    monkeypatch.setattr(writing, "put_registers", web_write_first)
     import_apply(prepared=prepared, user="importer", workers=1)
     assert len(calls) == 2  # the register transaction was refused once, re-read and retried
     register = RegisterRepository().get("NP_000")
@@ -290,16 +290,16 @@ def test_a_run_that_finds_its_import_published_by_another_run_counts_nothing_twi
         amount=Decimal("9.00"), status="Active",
     )  # fmt: skip
     entry_record(entry=entry, user="someone")  # the slow run's register of NP_000 would miss this NAV
-    real = ImportRepository.put_registers
+    real = writing.put_registers
     raced: list[int] = []
 
-    def another_run_first(self, marker, writes, token):
+    def another_run_first(uow, run, writes):
         if not raced:
             raced.append(1)
             import_apply(prepared=import_prepare(data=data, filename="notice.csv"), user="other")
-        real(self, marker, writes, token)  # the slow run's registers are refused: the run is published
+        real(uow, run, writes)  # the slow run's registers are refused: the run is published
 
-    monkeypatch.setattr(ImportRepository, "put_registers", another_run_first)
+    monkeypatch.setattr(writing, "put_registers", another_run_first)
     result = import_apply(prepared=slow, user="importer", workers=1)
     assert result.documents == ["NOTICE_1"] and raced == [1]
     assert len(backend.repository.audit_trail("NOTICE_1")) == 1

@@ -50,7 +50,6 @@ def _change(page: str, amount: str) -> dict[str, str]:
         "due_date": "2025-10-15",
         "request_token": _hidden(page, "request_token"),
         "revision": _hidden(page, "revision"),
-        "loaded_at": _hidden(page, "loaded_at"),
     }
 
 

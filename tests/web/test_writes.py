@@ -527,7 +527,7 @@ def _change_position_1(form_page: str) -> dict[str, str]:
         "investor_id": "INVESTOR_1",
         "amount": "600000",
         "request_token": _hidden(form_page, "request_token"),
-        "loaded_at": _hidden(form_page, "loaded_at"),
+        "revision": _hidden(form_page, "revision"),
     }
 
 

@@ -1,41 +1,36 @@
 """Documents and what their partition holds: the document (current and superseded), its
 capital activity, its position entries, its audit trail, and the month catalog/index.
-Patterns 1-6 and 8-12 of DESIGN.md; the write rules live in `documents.services`."""
+Patterns 1-6 and 8-12 of DESIGN.md: reads (those for writes return the token and request hash
+stamped on the item). Writes are unit-of-work actions built by `documents.services`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
-from fundportal.domain.errors import AlreadyExists, NotFound
-from fundportal.domain.kinds import POSITION_KINDS, Kind, SearchKind, parse_version_id
+from fundportal.domain.errors import NotFound
+from fundportal.domain.kinds import POSITION_KINDS, Kind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
 
 from .. import keys
-from ..errors import TransactionCancelled
-from ..gateway import EXISTS, NOT_EXISTS, Condition, TableGateway, check_size
+from ..gateway import TableGateway, check_size
 from ..mapping import (
-    FundCatalogEntry,
     MonthCatalogEntry,
     entity_from_item,
     from_item,
-    search_items_of,
     sort_key,
     to_item,
 )
 from ..schema import ENTITY_INDEX, MONTH_INDEX, TABLE
 from .document_models import DocumentOverview, DocumentSummary, Loaded, PositionInDocument
-from .register import RegisterWrite, raise_if_register_moved, register_key
+from .register import register_key
 
 # The ClientRequestToken of the write that last replaced a current item: a caller retrying a
 # write whose reply was lost (same token) finds it here and gets success, not a false conflict.
 REQUEST_TOKEN = "RequestToken"  # noqa: S105 - an attribute name, not a secret
 # A hash of what that write asked for: the same token with other values is a different request.
 REQUEST_HASH = "RequestHash"
-# Attributes a position entry must still have, as read, for a change or removal to apply.
-ENTRY_SEEN_ATTRIBUTES = ("Revision", "UpdatedAt", "Amount", "Status", "DueDate")
 
 
 class DocumentRepository:
@@ -240,134 +235,6 @@ class DocumentRepository:
 
         return PositionRepository(self.gateway).entries(position_id, kind)
 
-    # --- writes (one transaction each, with an audit item) ---
-
-    def create(
-        self, document: Document, activity: CapitalActivity | None, audit: AuditEntry, request_hash: str | None = None
-    ) -> None:
-        """Conditional put of a new document (+ activity, month catalog); existing id → AlreadyExists."""
-        actions = [self.gateway.put_action(_stamped(to_item(document), audit, request_hash), NOT_EXISTS)]
-        if activity is not None:
-            actions.append(self.gateway.put_action(to_item(activity)))
-        if document.as_of_date:
-            actions.append(self.gateway.put_action(to_item(MonthCatalogEntry(document.as_of_date))))
-        if document.fund_id:  # the funds list's catalog entry comes with the fund's documents
-            actions.append(self.gateway.put_action(to_item(FundCatalogEntry(document.fund_id))))
-        actions.extend(self._search_actions(document))
-        actions.append(self._audit_action(audit))
-        try:
-            self.gateway.transact(actions, audit.token)
-        except TransactionCancelled as error:
-            if error.failed(0):
-                raise AlreadyExists("Document", document.document_id) from error
-            raise
-
-    # Pattern 10
-    def publish_restatement(
-        self,
-        document: Document,
-        archived: Document,
-        expected_revision: int,
-        audit: AuditEntry,
-        activity: CapitalActivity | None = None,
-        archived_activity: CapitalActivity | None = None,
-        request_hash: str | None = None,
-    ) -> None:
-        """Archive the current copies and replace them, conditioned on `expected_revision`.
-        Raises TransactionCancelled / IdempotencyMismatch for the service to explain."""
-        revision = Condition("Revision = :expected", values={":expected": expected_revision})
-        put = self.gateway.put_action
-        actions = [
-            put(_stamped(to_item(document), audit, request_hash), revision),
-            put(to_item(archived), NOT_EXISTS),
-        ]
-        if activity is not None:
-            actions.append(put(to_item(activity)))
-        if archived_activity is not None:
-            actions.append(put(to_item(archived_activity), NOT_EXISTS))
-        actions.append(self._audit_action(audit))
-        self.gateway.transact(actions, audit.token)
-
-    # Pattern 11
-    def write_entry(
-        self,
-        entry: PositionEntry,
-        previous: PositionEntry | None,
-        audit: AuditEntry,
-        request_hash: str | None = None,
-        register: RegisterWrite | None = None,
-        client_token: str | None = None,
-    ) -> None:
-        """Put an entry if it is still as `previous` (None: still absent), the document existing
-        (and of the entry's fund), with the position register's new roll-up (issue 13).
-        NotFound when the document is gone; TransactionCancelled (failed(1)) when the entry moved;
-        RegisterChanged when the register moved (re-read and retry)."""
-        condition = NOT_EXISTS if previous is None else _unchanged(previous)
-        write = self.gateway.put_action(_stamped(to_item(entry), audit, request_hash), condition)
-        # Search items are constant: written when the position first registers, never on later
-        # writes (its fund's item comes with the fund's documents), so no write of an existing
-        # position touches an item shared with other positions.
-        new_position = register is None or register.seen_revision == 0
-        searchable = [i for i in search_items_of(entry) if i.kind is not SearchKind.FUND] if new_position else []
-        extra = [*(register.actions(self.gateway) if register else ()), *(self._put(i) for i in searchable)]
-        self._entry_transaction(
-            entry.document_id, write, audit, extra=extra, fund_id=entry.fund_id, register=register, token=client_token
-        )
-
-    def remove_entry(
-        self,
-        entry: PositionEntry,
-        audit: AuditEntry,
-        register: RegisterWrite | None = None,
-        client_token: str | None = None,
-    ) -> None:
-        """Delete an entry if it is still as read (and update the register in the same transaction)."""
-        key = (keys.document_pk(entry.document_id), sort_key(entry))
-        delete = self.gateway.delete_action(key, _unchanged(entry))
-        extra = register.actions(self.gateway) if register else ()
-        self._entry_transaction(entry.document_id, delete, audit, extra=extra, register=register, token=client_token)
-
-    def _entry_transaction(
-        self,
-        document_id: str,
-        write: dict[str, Any],
-        audit: AuditEntry,
-        extra: Iterable[dict[str, Any]] = (),
-        fund_id: str | None = None,
-        register: RegisterWrite | None = None,
-        token: str | None = None,
-    ) -> None:
-        """The entry transaction; `token` is its ClientRequestToken (default: the audit's)."""
-        document_key = (keys.document_pk(document_id), keys.latest_sk(Kind.DOCUMENT))
-        document_condition = EXISTS
-        if fund_id:  # an entry's fund is its document's (a document without a fund takes any)
-            document_condition = Condition(
-                "attribute_exists(PK) AND (attribute_not_exists(#fund) OR #fund = :fund)",
-                {"#fund": "FundId"},
-                {":fund": fund_id},
-            )
-        check = self.gateway.check_action(document_key, document_condition)
-        actions = [check, write, self._audit_action(audit), *extra]
-        try:
-            self.gateway.transact(actions, token or audit.token)
-        except TransactionCancelled as error:
-            if error.failed(0):
-                raise NotFound("Document", document_id) from error
-            if register is not None and not error.failed(1):
-                raise_if_register_moved(error, 3)  # the register's put is the first extra action
-            raise
-
-    def _search_actions(self, entity: Any) -> list[dict[str, Any]]:
-        """Puts of the search items an entity names (constant items: idempotent; issue 15)."""
-        return [self._put(item) for item in search_items_of(entity)]
-
-    def _put(self, constant: Any) -> dict[str, Any]:
-        return self.gateway.put_action(to_item(constant))
-
-    def _audit_action(self, audit: AuditEntry) -> dict[str, Any]:
-        # Microsecond time so a document's audit items sort in the order they were written.
-        return self.gateway.put_action(to_item(replace(audit, at=datetime.now(UTC))), NOT_EXISTS)
-
     # Pattern 12
     def bulk_load(
         self, items: Iterable[dict[str, Any]], workers: int = 4, progress: Callable[[int], None] | None = None
@@ -380,33 +247,6 @@ def _loaded(cls: Any, item: dict[str, Any] | None) -> Loaded[Any]:
     if not item:
         return Loaded(None)
     return Loaded(from_item(cls, item), item.get(REQUEST_TOKEN), item.get(REQUEST_HASH))
-
-
-def _stamped(item: dict[str, Any], audit: AuditEntry, request_hash: str | None) -> dict[str, Any]:
-    """The item with the token (and intent hash) of the write that puts it."""
-    item = {**item, REQUEST_TOKEN: audit.token}
-    if request_hash:
-        item[REQUEST_HASH] = request_hash
-    return item
-
-
-def _unchanged(entry: PositionEntry) -> Condition:
-    """The entry still has the attributes it was read with (so an audit's before/after is exact),
-    its revision first: two saves in one second no longer both win."""
-    stored = to_item(entry)
-    clauses, names, values = [], {}, {}
-    for i, attribute in enumerate(ENTRY_SEEN_ATTRIBUTES):
-        names[f"#a{i}"] = attribute
-        if attribute == "Revision" and stored[attribute] == 1:
-            # Entries written before revisions existed have none: revision 1 is "absent or 1".
-            clauses.append(f"(attribute_not_exists(#a{i}) OR #a{i} = :a{i})")
-            values[f":a{i}"] = 1
-        elif stored.get(attribute) is None:
-            clauses.append(f"attribute_not_exists(#a{i})")
-        else:
-            clauses.append(f"#a{i} = :a{i}")
-            values[f":a{i}"] = stored[attribute]
-    return Condition(" AND ".join(clauses), names, values)
 
 
 def document_items(

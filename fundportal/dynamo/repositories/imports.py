@@ -1,5 +1,6 @@
-"""Notice imports (issue 14): the reads that validate a file against the table and the writes
-that land it. Rules (what to write, in which order) live in `imports.services` and `imports.writing`.
+"""Notice imports: the reads that validate a file against the table, the bulk writes that land
+new documents' entries, and the import's own items (run, record). Rules (what to write, in which
+order) live in `imports.services` and `imports.writing`; the transactions are unit-of-work actions.
 
 Writes, in order: the run record (one conditional put: the import's time, user and new documents);
 the entries of new documents, search items and fund catalog entries by parallel BatchWriteItem; the
@@ -21,12 +22,11 @@ from datetime import datetime
 from typing import Any
 
 from fundportal.domain.kinds import Kind, SearchKind
-from fundportal.domain.model import AuditEntry, Document, PositionEntry
+from fundportal.domain.model import Document, PositionEntry
 
 from .. import keys
-from ..errors import TransactionCancelled
-from ..gateway import EXISTS, NOT_EXISTS, Condition, TableGateway
-from ..mapping import MonthCatalogEntry, entity_from_item, from_item, search_items_of, to_item
+from ..gateway import Condition, TableGateway
+from ..mapping import entity_from_item, from_item, search_items_of, to_item
 from .documents import REQUEST_TOKEN
 
 MAX_TRANSACTION_ITEMS = 100
@@ -51,6 +51,32 @@ def marker_of_token(token: str | None) -> str | None:
     if not token or not token.startswith(IMPORT_TOKEN_PREFIX):
         return None
     return token[len(IMPORT_TOKEN_PREFIX) :][:16]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRecord:
+    """The record of a completed import (the same file is published once)."""
+
+    checksum: str
+    file: str
+    rows: int
+    documents: list[str]
+    at: datetime | str
+    by: str
+
+    def to_item(self) -> dict[str, Any]:
+        pk, sk = keys.import_record_keys(self.checksum)
+        return {
+            "PK": pk,
+            "SK": sk,
+            "EntityType": IMPORT_RECORD_TYPE,
+            "File": self.file,
+            "Rows": self.rows,
+            "Checksum": self.checksum,
+            "Documents": self.documents,
+            "ImportedAt": self.at.isoformat() if isinstance(self.at, datetime) else self.at,
+            "ImportedBy": self.by,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,19 +182,13 @@ class ImportRepository:
                     done.add(run.marker)
         return done
 
-    # --- writes ---
-
-    def start(self, run: ImportRun, token: str) -> ImportRun:
-        """Put the run record unless a run of this file already did; returns the one stored."""
-        try:
-            self.gateway.transact([self.gateway.put_action(run.to_item(), NOT_EXISTS)], token)
-            return run
-        except TransactionCancelled as error:
-            if not error.failed(0):
-                raise
-        item = self.gateway.get(keys.import_run_keys(run.marker), consistent=True)
-        assert item is not None  # records are never deleted
+    def run(self, marker: str) -> ImportRun:
+        """The run record of an import (GetItem; records are never deleted)."""
+        item = self.gateway.get(keys.import_run_keys(marker), consistent=True)
+        assert item is not None
         return ImportRun.from_item(item)
+
+    # --- bulk writes (BatchWriteItem; the transactions are unit-of-work actions) ---
 
     def put_entries(
         self,
@@ -183,28 +203,6 @@ class ImportRepository:
         into a missing document, and the catalog items are constant)."""
         items = ({**to_item(entry), REQUEST_TOKEN: token} for entry in entries)
         return self.gateway.batch_write(itertools.chain(items, extra), workers=workers, progress=progress)
-
-    def put_registers(self, marker: str, writes: list[Any], token: str) -> None:
-        """One transaction: a check that the run is not published (action 0), then each register
-        put conditioned on the revision read (action 1+i)."""
-        actions = [self.gateway.check_action(keys.import_run_keys(marker), UNPUBLISHED)]
-        actions += [self.gateway.put_action(to_item(w.register), w.condition()) for w in writes]
-        self.gateway.transact(actions, token)
-
-    def entry_action(self, entry: PositionEntry, token: str) -> dict[str, Any]:
-        """Put a new entry (it must not exist), stamped with the import's token."""
-        return self.gateway.put_action({**to_item(entry), REQUEST_TOKEN: token}, NOT_EXISTS)
-
-    def register_actions(self, register: Any, seen_revision: int) -> list[dict[str, Any]]:
-        """The register, conditioned on the revision read (issue 13's `RegisterWrite`), without the
-        fund catalog entry: the import writes that once per fund (`catalog_items`), so parallel
-        transactions of one fund never touch a common item."""
-        from .register import RegisterWrite
-
-        return RegisterWrite(register, seen_revision).actions(self.gateway)
-
-    def transact(self, actions: list[dict[str, Any]], token: str) -> None:
-        self.gateway.transact(actions, token)
 
     def catalog_items(self, entries: Iterable[PositionEntry], fund_ids: Iterable[str]) -> list[dict[str, Any]]:
         """The constant items of newly registered positions: the search items (issue 15) of their
@@ -223,56 +221,6 @@ class ImportRepository:
             item = to_item(FundCatalogEntry(fund_id))
             unique[(item["PK"], item["SK"])] = item
         return list(unique.values())
-
-    def publish(
-        self,
-        new_documents: list[Document],
-        existing_documents: list[Document],
-        audits: list[AuditEntry],
-        record: dict[str, Any],
-        token: str,
-        run: ImportRun | None = None,
-    ) -> None:
-        """One transaction: each new document (must not exist) with its month catalog entry and
-        search items, a check that each existing document is still there, one audit item per
-        document, the import record (must not exist: the same file is published once) and the
-        run marked published (its markers may then be dropped from the registers)."""
-        put, actions = self.gateway.put_action, []
-        months = set()
-        for document in new_documents:
-            actions.append(put({**to_item(document), REQUEST_TOKEN: token}, NOT_EXISTS))
-            if document.as_of_date:
-                months.add(document.as_of_date.replace(day=1))
-        for document in existing_documents:
-            key = (keys.document_pk(document.document_id), keys.latest_sk(Kind.DOCUMENT))
-            actions.append(self.gateway.check_action(key, EXISTS))
-        constant = [to_item(MonthCatalogEntry(month)) for month in sorted(months)]
-        constant += [to_item(search) for document in new_documents for search in search_items_of(document)]
-        # Two documents of one fund name the same search item: a transaction touches an item once.
-        actions.extend(put(item) for item in {(i["PK"], i["SK"]): i for i in constant}.values())
-        actions.extend(put(to_item(audit), NOT_EXISTS) for audit in audits)
-        pk, sk = keys.import_record_keys(record["checksum"])
-        actions.append(
-            put(
-                {
-                    "PK": pk,
-                    "SK": sk,
-                    "EntityType": IMPORT_RECORD_TYPE,
-                    "File": record["file"],
-                    "Rows": record["rows"],
-                    "Checksum": record["checksum"],
-                    "Documents": record["documents"],
-                    "ImportedAt": record["at"].isoformat() if isinstance(record["at"], datetime) else record["at"],
-                    "ImportedBy": record["by"],
-                },
-                NOT_EXISTS,
-            )
-        )
-        if run is not None:
-            actions.append(put(ImportRun(run.marker, run.checksum, run.at, run.by, run.new_documents, True).to_item()))
-        if len(actions) > MAX_TRANSACTION_ITEMS:
-            raise ValueError(f"publishing needs {len(actions)} items; a transaction holds {MAX_TRANSACTION_ITEMS}")
-        self.gateway.transact(actions, token)
 
 
 def _is_entry(item: dict[str, Any]) -> bool:

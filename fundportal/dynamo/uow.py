@@ -1,0 +1,338 @@
+"""The unit of work: every multi-item write is one TransactWriteItems, and everything about it
+that is not a business rule lives here.
+
+    with uow:
+        uow.check(document, of_fund(entry.fund_id), name="document")
+        uow.put(entry, expect=unchanged(before), name="entry", stamped=True)
+        uow.put(audit, expect=NEW, name="audit")
+        uow.commit()
+
+- Each action is named for what it is ("document", "entry", "register", "audit", "import run")
+  and says what it expects of the stored item: `NEW` (absent), `ANY` (nothing), a revision, or
+  `unchanged(entity)` (still as read; `unchanged(None)`: still absent as read).
+- The request (`request(token, *asked)`): its token is the form's (else a fresh one), stamped as
+  `RequestToken` on the `stamped` puts and on the audit, with `RequestHash`, the hash of what the
+  request asked for. The transaction's ClientRequestToken is the token (a derived one on a retry
+  after a register moved: the retried transaction has other parameters).
+- Idempotency: the same token with the same values is success (`landed`, and after a refused
+  commit a re-read of the stamped item or the audit trail); the same token with other values is
+  a new write on top of the form's own one, under a fresh token (`resubmitted`).
+- Retries: a TransactionConflict or throttling cancellation is sent again with the same token
+  (backoff); a register that moved (`RegisterChanged`) re-runs the service's read and rule
+  (`run`), bounded.
+- Failures: each cancellation reason is tied to its named action and becomes a typed error:
+  a failed check NotFound, a NEW put AlreadyExists, a register RegisterChanged, any other
+  expectation a Conflict naming who changed the item and when.
+- Leaving `with` without `commit()` discards the actions: nothing is written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from fundportal.domain.errors import AlreadyExists, Conflict, IdempotencyMismatch, NotFound
+from fundportal.domain.model import AuditEntry, PositionRegister
+
+from . import gateway as table_gateway
+from .errors import DataLayerError, StoreUnavailable, TransactionCancelled
+from .gateway import EXISTS, Condition, TableGateway
+from .mapping import PositionAudit
+from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentRepository
+from .repositories.imports import ImportRepository
+from .repositories.register import RegisterRepository
+from .uow_actions import (
+    ANY,
+    NEW,
+    Action,
+    Unchanged,
+    condition_for,
+    describe,
+    entity_of,
+    item_of,
+    of_fund,
+    request_hash,
+    unchanged,
+)
+
+__all__ = [
+    "ANY",
+    "EXISTS",
+    "NEW",
+    "Action",
+    "ImportUnitOfWork",
+    "RegisterChanged",
+    "Unchanged",
+    "UnitOfWork",
+    "describe",
+    "of_fund",
+    "request_hash",
+    "unchanged",
+    "when_registers_move",
+]
+
+T = TypeVar("T")
+Key = tuple[str, str]
+
+REGISTER_ATTEMPTS = 8  # a write re-read and retried at most this many times when a register moved
+IN_FLIGHT_CHECKS = 4  # re-reads after DynamoDB refused a token whose first use may be in flight
+RETRYABLE_REASONS = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
+
+
+class RegisterChanged(DataLayerError):
+    """A position register moved between our read and our write (another writer's entry landed
+    first): re-read and recompute (`UnitOfWork.run` does, bounded)."""
+
+    user_message = "The position changed meanwhile; reload and try again."
+
+    def __init__(self, positions: tuple[str, ...] = ()) -> None:
+        self.positions = positions  # the positions whose registers moved
+        super().__init__(self.user_message)
+
+
+class AlreadyApplied(Exception):
+    """This very request (same token, same values) already landed: `entity` is what it wrote."""
+
+    def __init__(self, entity: Any) -> None:
+        self.entity = entity
+
+
+class UnitOfWork:
+    """Collects named actions and commits them as one transaction (see the module's docstring)."""
+
+    def __init__(self, gateway: TableGateway | None = None) -> None:
+        self.gateway = gateway or TableGateway()
+        self.documents = DocumentRepository(self.gateway)
+        self.registers = RegisterRepository(self.gateway)
+        self.imports = ImportRepository(self.gateway)
+        self.actions: list[Action] = []
+        self.committed = False
+        self.attempt = 0
+        self.request()
+
+    # --- the request ---
+
+    def request(self, token: str | None = None, *asked: Any) -> None:
+        """This unit's request: the form's `token` (None: a fresh one) and what it asks for."""
+        self.form_token = token
+        self.request_hash = request_hash(*asked) if asked else None
+        self.token = token or uuid.uuid4().hex
+
+    def landed(self, token: str | None, stamped_hash: str | None) -> bool:
+        """An item stamped (`token`, `stamped_hash`) was written by this very request (items
+        written before hashes existed count as the same request)."""
+        same_values = stamped_hash is None or stamped_hash == self.request_hash
+        return bool(self.form_token) and token == self.form_token and same_values
+
+    def resubmitted(self, token: str | None) -> bool:
+        """This form's token wrote the item with other values (Back, edit, submit): the new values
+        go on top of it as a new write, under a fresh token."""
+        if not self.form_token or token != self.form_token:
+            return False
+        self.token = uuid.uuid4().hex
+        return True
+
+    def run(self, write: Callable[[], T]) -> T:
+        """`write()` (the service's read, rule and commit), re-run when a register moved; a
+        request that already landed answers with what it wrote."""
+
+        def attempt() -> T:
+            self.token = self.form_token or uuid.uuid4().hex
+            try:
+                return write()
+            except AlreadyApplied as done:
+                return done.entity
+            except RegisterChanged:
+                self.attempt += 1
+                raise
+
+        self.attempt = 0
+        return when_registers_move(attempt)
+
+    # --- actions ---
+
+    def __enter__(self) -> UnitOfWork:
+        self.actions, self.committed = [], False
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.rollback()
+
+    def rollback(self) -> None:
+        """Discard what was not committed (nothing of it was sent)."""
+        self.actions = []
+
+    def put(self, entity: Any, *, expect: Any = ANY, name: str, stamped: bool = False) -> None:
+        if isinstance(entity, AuditEntry):
+            entity = self._audit(entity)
+        elif isinstance(entity, PositionAudit):
+            entity = replace(entity, audit=self._audit(entity.audit))
+        item = item_of(entity)
+        if stamped:
+            item = {**item, REQUEST_TOKEN: self.token}
+            if self.request_hash:
+                item[REQUEST_HASH] = self.request_hash
+        key = (item["PK"], item["SK"])
+        if expect is ANY and any(a.key == key and a.expect is ANY for a in self.actions):
+            return  # a constant item named twice (a transaction touches an item once)
+        request = self.gateway.put_action(item, condition_for(entity, expect))
+        self.actions.append(Action(name, "Put", entity, key, expect, request, stamped))
+
+    def _audit(self, audit: AuditEntry) -> AuditEntry:
+        """Microsecond time, so a document's audit items sort in the order they were written;
+        the audit names the request that made the change."""
+        return replace(audit, at=datetime.now(UTC), token=audit.token or self.token)
+
+    def delete(self, entity: Any, *, expect: Any = ANY, name: str) -> None:
+        key = entity if isinstance(entity, tuple) else self._key(entity)
+        request = self.gateway.delete_action(key, condition_for(entity, expect))
+        self.actions.append(Action(name, "Delete", entity, key, expect, request))
+
+    def check(
+        self, entity: Any, condition: Condition, *, name: str, refused: Callable[[], Exception] | None = None
+    ) -> None:
+        """A condition on an item the transaction does not write; `refused` is raised when it
+        fails (default: NotFound naming the item)."""
+        key = entity if isinstance(entity, tuple) else self._key(entity)
+        request = self.gateway.check_action(key, condition)
+        self.actions.append(Action(name, "ConditionCheck", entity, key, condition, request, refused=refused))
+
+    @staticmethod
+    def _key(entity: Any) -> Key:
+        item = item_of(entity)
+        return item["PK"], item["SK"]
+
+    # --- commit ---
+
+    def client_token(self) -> str:
+        """The transaction's ClientRequestToken: the request's, derived on a re-run."""
+        if self.attempt == 0:
+            return self.token
+        return hashlib.sha256(f"{self.token}:{self.attempt}".encode()).hexdigest()[:32]
+
+    def commit(self) -> None:
+        if not self.actions:
+            self.committed = True
+            return
+        token = self.client_token()
+        requests = [action.request for action in self.actions]
+        try:
+            for attempt in range(table_gateway.TRANSACTION_CONFLICT_RETRIES + 1):
+                try:
+                    self.gateway.transact(requests, token)
+                    break
+                except TransactionCancelled as error:
+                    retryable = set(error.reasons) & RETRYABLE_REASONS and not error.condition_failed
+                    if not retryable or attempt == table_gateway.TRANSACTION_CONFLICT_RETRIES:
+                        raise
+                    table_gateway.backoff(attempt)
+        except (TransactionCancelled, IdempotencyMismatch) as error:
+            raise self._failure(error) from error
+        self.committed = True
+        self.actions = []
+
+    def _failure(self, error: TransactionCancelled | IdempotencyMismatch) -> Exception:
+        """The typed error of a refused transaction, tied to the action that failed (its
+        `action` names it and `entity` is what it wrote or checked)."""
+        if isinstance(error, IdempotencyMismatch):
+            failed = [a for a in [self._subject()] if a is not None]
+        else:
+            failed = [a for a, r in zip(self.actions, error.reasons, strict=False) if _refused(r)]
+        if not failed:
+            if isinstance(error, TransactionCancelled) and set(error.reasons) & RETRYABLE_REASONS:
+                return StoreUnavailable("the document is busy with other writes; try again")
+            return error
+        first = failed[0]
+        if first is self._subject() and self.form_token:
+            self._raise_if_landed(checks=IN_FLIGHT_CHECKS if isinstance(error, IdempotencyMismatch) else 1)
+        refusal = self._refusal(first, failed)
+        refusal.action, refusal.entity = first.name, first.entity  # type: ignore[attr-defined]
+        return refusal
+
+    def _refusal(self, action: Action, failed: list[Action]) -> Exception:
+        if action.verb == "ConditionCheck":
+            return action.refused() if action.refused else NotFound(*describe(action.entity, action.key))
+        if isinstance(action.entity, PositionRegister):
+            return RegisterChanged(
+                tuple(a.entity.position_id for a in failed if isinstance(a.entity, PositionRegister))
+            )
+        if action.expect is NEW:
+            return AlreadyExists(*describe(action.entity, action.key))
+        return self._conflict(action)
+
+    def _conflict(self, action: Action) -> Conflict:
+        """Who changed the item, and when (one consistent GetItem)."""
+        what, key = describe(action.entity, action.key)
+        item = self.gateway.get(action.key, consistent=True)
+        now = entity_of(item) if item else None
+        expected = action.expect
+        if isinstance(expected, Unchanged):
+            expected = getattr(expected.entity, "revision", None)
+        if now is None:
+            return Conflict(what, key, None, None)
+        return Conflict(what, key, expected, now.revision, now.updated_by, now.updated_at)
+
+    def _subject(self) -> Action | None:
+        """The action the request is about: its stamped put, else its delete."""
+        return next((a for a in self.actions if a.stamped), None) or next(
+            (a for a in self.actions if a.verb == "Delete"), None
+        )
+
+    def _raise_if_landed(self, checks: int) -> None:
+        """A concurrent submission of this very request may have won, or still be in flight
+        (DynamoDB refuses a token whose first use is not finished): re-read and answer with it."""
+        subject = self._subject()
+        audit = next((a.entity for a in self.actions if isinstance(a.entity, AuditEntry)), None)
+        for attempt in range(checks):
+            if attempt:
+                table_gateway.backoff(attempt)
+            if subject is not None and subject.stamped:
+                item = self.gateway.get(subject.key, consistent=True)
+                if item and item.get(REQUEST_TOKEN) == self.token and item.get(REQUEST_HASH) == self.request_hash:
+                    raise AlreadyApplied(entity_of(item))
+            elif subject is not None and audit is not None and self.removed(audit.document_id, audit.action):
+                raise AlreadyApplied(subject.entity)
+
+    def removed(self, document_id: str, action: str = "delete") -> bool:
+        """The document's recent audit trail holds an `action` made with this form's token."""
+        if not self.form_token:
+            return False
+        trail = self.documents.audit_trail(document_id, limit=50)
+        return any(a.token == self.token and a.action == action for a in trail)
+
+
+def when_registers_move(
+    write: Callable[[], T], reread: Callable[[tuple[str, ...]], None] | None = None, attempts: int = REGISTER_ATTEMPTS
+) -> T:
+    """`write()`; when it raises RegisterChanged, `reread(moved positions)` and write again after a
+    backoff, at most `attempts` times in all."""
+    for attempt in range(attempts):
+        try:
+            return write()
+        except RegisterChanged as moved:
+            if attempt == attempts - 1:
+                raise
+            if reread is not None:
+                reread(moved.positions)
+            table_gateway.backoff(attempt)
+    raise AssertionError("unreachable")
+
+
+def _refused(reason: str) -> bool:
+    return reason == "ConditionalCheckFailed"
+
+
+class ImportUnitOfWork(UnitOfWork):
+    """An import's unit: its token (from the file) is stamped on what it writes, while every
+    transaction goes under a new ClientRequestToken (the same file imported into two tables
+    within the token's 10 minutes would otherwise be refused as an idempotency mismatch)."""
+
+    def client_token(self) -> str:
+        return uuid.uuid4().hex
+
+    def _raise_if_landed(self, checks: int) -> None:
+        """No re-read: a re-run of the file finds what landed by validating it again."""
