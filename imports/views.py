@@ -1,9 +1,10 @@
 """`/documents/import/`: upload a notice → preview of every row and the totals → confirm.
 
-The uploaded file is kept server-side under `var/imports/` named by its sha256 (the confirm form
-carries only the checksum and the file name); confirming reads it back, checks the checksum,
-validates again against the table as it is now, and writes. Editors only (403 before anything
-is read or written for everyone else)."""
+The uploaded file is kept in the shared upload storage (`STORAGES["imports"]`: a directory
+locally, an S3 bucket across machines) named by its sha256, so the confirm may reach any worker
+or machine (the confirm form carries only the checksum and the file name); confirming reads it
+back, checks the checksum, validates again against the table as it is now, writes, and deletes
+it. Editors only (403 before anything is read or written for everyone else)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import re
 from pathlib import Path
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.files.base import ContentFile
+from django.core.files.storage import Storage, storages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views import View
@@ -56,12 +58,25 @@ class ConfirmForm(forms.Form):
         return name
 
 
-def upload_dir() -> Path:
-    return Path(getattr(settings, "IMPORT_UPLOAD_DIR", settings.VAR_DIR / "imports"))
+def upload_storage() -> Storage:
+    """Where uploads wait for their confirm: one storage every server process shares."""
+    return storages["imports"]
 
 
-def _stored_path(checksum: str, filename: str) -> Path:
-    return upload_dir() / f"{checksum}.{kind_of(filename)}"
+def _stored_name(checksum: str, filename: str) -> str:
+    return f"{checksum}.{kind_of(filename)}"
+
+
+def _read_stored(name: str) -> bytes | None:
+    """The stored upload's bytes, or None when it is not (or no longer) there."""
+    storage = upload_storage()
+    try:
+        if not storage.exists(name):
+            return None
+        with storage.open(name, "rb") as stored:
+            return stored.read()
+    except OSError:
+        return None
 
 
 def _safe_name(filename: str) -> str:
@@ -86,9 +101,7 @@ class ImportView(EditorRequiredMixin, View):
         checksum = checksum_of(data)
         prepared = import_prepare(data=data, filename=filename)
         if prepared.ok:
-            path = _stored_path(checksum, filename)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+            upload_storage().save(_stored_name(checksum, filename), ContentFile(data))
         return preview(request, prepared)
 
 
@@ -113,13 +126,13 @@ class ConfirmView(EditorRequiredMixin, View):
             messages.error(request, "The import form was incomplete; upload the file again.")
             return redirect("documents:imports:upload")
         checksum, filename = form.cleaned_data["checksum"], form.cleaned_data["filename"]
-        path = _stored_path(checksum, filename)
-        try:
-            data = path.read_bytes()
-        except OSError:
+        name = _stored_name(checksum, filename)
+        data = _read_stored(name)
+        if data is None:
             messages.error(request, "The uploaded file is no longer here; upload it again.")
             return redirect("documents:imports:upload")
         if checksum_of(data) != checksum:
+            upload_storage().delete(name)  # a damaged copy: the next upload stores it afresh
             messages.error(request, "The uploaded file changed; upload it again.")
             return redirect("documents:imports:upload")
         prepared = import_prepare(data=data, filename=filename)  # validated again: the table may have moved
@@ -130,7 +143,7 @@ class ConfirmView(EditorRequiredMixin, View):
         except ImportConflict as error:
             messages.error(request, describe(error))
             return preview(request, import_prepare(data=data, filename=filename))
-        path.unlink(missing_ok=True)
+        upload_storage().delete(name)
         messages.success(
             request,
             f"Imported {result.rows} rows from {filename} into {', '.join(result.documents)} "

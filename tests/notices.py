@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from pathlib import Path
 
 from imports.reader import COLUMNS
 
@@ -49,3 +50,11 @@ def csv_bytes(rows: Iterable[dict[str, str]]) -> bytes:
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue().encode()
+
+
+def upload_storage_in(location: Path) -> dict[str, object]:
+    """`STORAGES["imports"]` as a directory of the test's own (the upload storage the import uses)."""
+    return {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(location), "allow_overwrite": True},
+    }

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import environ
 import jinja2
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -105,20 +106,16 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # 100-position document page. 0 keeps CPython's default.
 GC_GEN0_THRESHOLD = env.int("DJANGO_GC_GEN0_THRESHOLD", default=50_000)
 
-# Sessions are written to the database and read through each process's cache: a page view
-# costs no session query once the session is warm (part of the per-request fixed cost the
-# page benchmarks measure).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-# One cache every worker and machine shares (sessions, the admin request log): a database cache
-# by default (`manage.py createcachetable`, run by `make run`), Redis or Memcached in production
-# via DJANGO_CACHE_URL (e.g. redis://cache:6379/1, pymemcache://cache:11211).
-CACHES = {
-    "default": env.cache("DJANGO_CACHE_URL", default="dbcache://fundportal_cache"),
-    # Each process's own memory: the read-through cache of sessions (`cached_db`, whose
-    # database stays the truth), so a page view costs no session query once warm.
-    "process": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-}
-SESSION_CACHE_ALIAS = "process"
+# Sessions live in the database every worker and machine shares, and are read from it on every
+# request: a sign-out, a password change or a deactivation handled by one worker ends the session
+# on all of them at once. One primary-key query on the connection each worker keeps (below); a
+# read-through cache would not save it (locally the shared cache is this same database) and would
+# be a second copy that can outlive a sign-out when a cache write fails.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# One cache every worker and machine shares (the admin request log): a database cache by default
+# (`manage.py createcachetable`, run by `make run`), Redis or Memcached in production via
+# DJANGO_CACHE_URL (e.g. redis://cache:6379/1, pymemcache://cache:11211).
+CACHES = {"default": env.cache("DJANGO_CACHE_URL", default="dbcache://fundportal_cache")}
 
 # The fast Query parse (fundportal/dynamo/fast_parse.py); off falls back to botocore's parser.
 DYNAMODB_FAST_QUERY_PARSE = env.bool("DYNAMODB_FAST_QUERY_PARSE", default=True)
@@ -131,11 +128,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # admin login alike. Behind a proxy, REMOTE_ADDR is the proxy's: see README "Production".
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # ModelBackend reading the signed-in user and their permissions through this process's
-    # memory for AUTH_USER_CACHE_SECONDS (fundportal/auth_backend.py): ~1 ms of every page.
-    "fundportal.auth_backend.CachedModelBackend",
+    # The signed-in user and their permissions are read from the database on each request, never
+    # kept in a worker between requests: a revoked permission or a deactivation holds at once.
+    "django.contrib.auth.backends.ModelBackend",
 ]
-AUTH_USER_CACHE_SECONDS = env.int("DJANGO_AUTH_USER_CACHE_SECONDS", default=5)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_TIME", default=0.25)  # hours (15 minutes)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -164,12 +160,43 @@ USE_THOUSAND_SEPARATOR = False
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+
+# Uploaded notices wait between the import's preview and its confirm, named by their sha256
+# (imports/views.py). Every server process must see the same files (the confirm may reach another
+# worker or machine than the preview): a directory locally (DJANGO_IMPORTS_ROOT, under var/ by
+# default; shared by every worker of one machine), an S3 bucket across machines
+# (DJANGO_IMPORTS_STORAGE=s3, django-storages; credentials from the AWS default chain).
+_imports_backend = env("DJANGO_IMPORTS_STORAGE", default="filesystem")
+if _imports_backend == "filesystem":
+    _imports_storage = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {
+            "location": env("DJANGO_IMPORTS_ROOT", default="") or str(VAR_DIR / "imports"),
+            "allow_overwrite": True,  # same name = same checksum = same bytes
+        },
+    }
+elif _imports_backend == "s3":
+    if not env("DJANGO_IMPORTS_BUCKET", default=""):
+        raise ImproperlyConfigured("DJANGO_IMPORTS_STORAGE=s3 needs DJANGO_IMPORTS_BUCKET.")
+    _imports_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env("DJANGO_IMPORTS_BUCKET"),
+            "location": env("DJANGO_IMPORTS_PREFIX", default="imports"),
+            "region_name": env("AWS_REGION", default="us-east-1"),
+            "file_overwrite": True,  # same name = same checksum = same bytes
+        },
+    }
+else:
+    raise ImproperlyConfigured(f"DJANGO_IMPORTS_STORAGE must be 'filesystem' or 's3', not {_imports_backend!r}.")
+
 # Plain storage here and locally: pages render without `collectstatic` (whitenoise serves the
 # app directories, WHITENOISE_USE_FINDERS in local). Production uses the hashed manifest storage
 # and needs `collectstatic` (README "Production").
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "imports": _imports_storage,
 }
 
 # Content-Security-Policy (django-csp 4): no inline scripts or styles anywhere, only our own

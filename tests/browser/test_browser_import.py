@@ -12,7 +12,7 @@ import openpyxl
 import pytest
 
 from tests.browser.test_browser_writes import EDITOR, accounts, sign_in  # noqa: F401 - `accounts` is a fixture
-from tests.notices import csv_bytes, notice_rows
+from tests.notices import csv_bytes, notice_rows, upload_storage_in
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_upload_preview_confirm(local_backend, accounts, live_server, browser_page, tmp_path, settings):  # noqa: F811
-    settings.IMPORT_UPLOAD_DIR = tmp_path / "imports"
+    settings.STORAGES = {**settings.STORAGES, "imports": upload_storage_in(tmp_path / "imports")}
     page, base = browser_page, live_server.url
     notice = tmp_path / "q1-notice.csv"
     notice.write_bytes(csv_bytes(notice_rows(3)))

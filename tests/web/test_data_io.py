@@ -20,7 +20,7 @@ from documents.forms import EntryForm
 from fundportal.domain.errors import NotFound
 from fundportal.models import EDITORS_GROUP
 from positions.selectors import position_report
-from tests.notices import csv_bytes, notice_rows, row
+from tests.notices import csv_bytes, notice_rows, row, upload_storage_in
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +36,9 @@ def editor_client(django_user_model) -> Client:
 
 @pytest.fixture(autouse=True)
 def uploads(settings, tmp_path):
-    settings.IMPORT_UPLOAD_DIR = tmp_path / "imports"
-    return settings.IMPORT_UPLOAD_DIR
+    location = tmp_path / "imports"
+    settings.STORAGES = {**settings.STORAGES, "imports": upload_storage_in(location)}
+    return location
 
 
 def _upload(client: Client, data: bytes, name: str = "notice.csv"):
