@@ -16,8 +16,9 @@ from fundportal.perf import fast_parse, gc_tuning, url_cache
 
 
 @pytest.fixture
-def perf_ready(settings):
-    """Run PerfConfig.ready() under the test's settings; put every hook back afterwards."""
+def perf_ready(settings, db):
+    """Run PerfConfig.ready() under the test's settings; put every hook back afterwards. (`db`:
+    Django's own `request_started` receivers close stale database connections.)"""
     clients, environments = dynamo_client.client_customizers(), portal_jinja2.environment_customizers()
     for customizer in clients:
         dynamo_client.remove_client_customizer(customizer)
