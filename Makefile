@@ -35,6 +35,8 @@ test: $(STAMP) dynamodb-local chromium pdf-libs lint typecheck
 	DJANGO_SETTINGS_MODULE=fundportal.settings.production DJANGO_SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))') \
 		$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) -m pytest $(PYTEST_ARGS)
+	# The plain path: the web and contract tests again with every speed trick off (fundportal/perf/).
+	FUNDPORTAL_SPEED_TRICKS=off $(PY) -m pytest -q -m "not slow" tests/web tests/contract
 
 bench: $(STAMP) dynamodb-local
 	$(PY) -m bench $(BENCH_ARGS)

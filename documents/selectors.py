@@ -1,13 +1,14 @@
 """Reads about documents, returned as view models that pages, exports, commands and the admin
-share. Figures come from `fundportal.domain.figures` only; URLs are computed here, once per row."""
+share. Figures come from `fundportal.domain.figures` only. A view model carries ids; its URL
+properties are Django's `reverse()`, and long tables' templates call `url()` on the ids instead."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from django.urls import reverse
 from moneyed import Money
 
 from fundportal.domain.entries import counts, is_pending
@@ -17,7 +18,6 @@ from fundportal.domain.model import CapitalActivity, Document, PositionEntry
 from fundportal.domain.money import format_amount, format_money, format_ratio
 from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
-from fundportal.viewmodels import memo_reverse
 
 KIND_LABELS = {
     Kind.CAPITAL_CALL: "Capital call",
@@ -41,8 +41,7 @@ class EntryCell:
     status: str
     counts: bool  # False for Cancelled: shown, never totalled
     pending: bool
-    edit_url: str
-    remove_url: str
+    editable: bool  # the page shows its Change/Remove links
 
     @property
     def amount(self) -> Money:
@@ -54,29 +53,39 @@ class EntryCell:
         """The Change/Remove links' accessible name, e.g. "Capital call of POSITION_1"."""
         return f"{KIND_LABELS[self.entry.kind]} of {self.entry.position_id}"
 
+    @property
+    def url_args(self) -> tuple[str, str, str]:
+        """The entry's id in its URLs: `url("documents:entry_edit", *cell.url_args)`."""
+        return self.entry.document_id, self.entry.kind.slug, self.entry.position_id
 
-def entry_cell(entry: PositionEntry, url: Callable[..., str] | None = None) -> EntryCell:
-    """The cell of `entry`; with `url` (a `memo_reverse()`), its Change/Remove URLs too."""
-    edit_url = remove_url = ""
-    if url is not None:
-        args = (entry.document_id, entry.kind.slug, entry.position_id)
-        edit_url, remove_url = url("documents:entry_edit", *args), url("documents:entry_delete", *args)
+    @property
+    def edit_url(self) -> str:
+        return reverse("documents:entry_edit", args=self.url_args) if self.editable else ""
+
+    @property
+    def remove_url(self) -> str:
+        return reverse("documents:entry_delete", args=self.url_args) if self.editable else ""
+
+
+def entry_cell(entry: PositionEntry, *, editable: bool = False) -> EntryCell:
+    """The cell of `entry`; `editable`: the page shows its Change/Remove links."""
     status = entry.status
     return EntryCell(
-        entry,
-        format_amount(entry.amount, entry.currency),
-        status,
-        counts(status),
-        is_pending(status),
-        edit_url,
-        remove_url,
+        entry=entry,
+        amount_text=format_amount(entry.amount, entry.currency),
+        status=status,
+        counts=counts(status),
+        pending=is_pending(status),
+        editable=editable,
     )
 
 
-def cells(row: PositionInDocument, url: Callable[..., str] | None = None) -> list[EntryCell | None]:
-    """The kinds in column order; None where the position has no entry of that kind. With `url`
-    (a `memo_reverse()`, one per page), each cell carries its Change/Remove URLs."""
-    return [entry_cell(entry, url) if (entry := row.get(kind)) is not None else None for kind in POSITION_KINDS]
+def cells(row: PositionInDocument, *, editable: bool = False) -> list[EntryCell | None]:
+    """The kinds in column order; None where the position has no entry of that kind."""
+    return [
+        entry_cell(entry, editable=editable) if (entry := row.get(kind)) is not None else None
+        for kind in POSITION_KINDS
+    ]
 
 
 @dataclass(slots=True)
@@ -91,7 +100,12 @@ class FiguresText:
 
 def figures_text(figures: list[Figures]) -> list[FiguresText]:
     return [
-        FiguresText(f.currency, format_money(f.called), format_money(f.distributed), format_ratio(f.dpi))
+        FiguresText(
+            currency=f.currency,
+            called=format_money(f.called),
+            distributed=format_money(f.distributed),
+            dpi=format_ratio(f.dpi),
+        )
         for f in figures
     ]
 
@@ -100,16 +114,31 @@ def figures_text(figures: list[Figures]) -> list[FiguresText]:
 class PositionRow:
     """A position in a document: its entries and figures, and where to go from here."""
 
+    document_id: str
     position_id: str
     fund_id: str
     investor_id: str
     cells: list[EntryCell | None]
     figures: list[Figures]
-    url: str  # the position in this document (where its entries are changed)
-    history_url: str  # the position across documents
-    fund_url: str
-    investor_url: str
     shown: list[FiguresText]  # `figures` as shown
+
+    @property
+    def url(self) -> str:
+        """The position in this document (where its entries are changed)."""
+        return reverse("documents:position", args=(self.document_id, self.position_id))
+
+    @property
+    def history_url(self) -> str:
+        """The position across documents."""
+        return reverse("positions:detail", args=(self.position_id,))
+
+    @property
+    def fund_url(self) -> str:
+        return reverse("funds:detail", args=(self.fund_id,))
+
+    @property
+    def investor_url(self) -> str:
+        return reverse("investors:detail", args=(self.investor_id,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,27 +158,21 @@ def document_overview(
     *, document_id: str, with_edit_urls: bool = False, repository: DocumentRepository | None = None
 ) -> DocumentPage:
     """Everything a document contains, grouped by position, from one Query (pattern 1).
-    `with_edit_urls`: each cell carries its Change/Remove URLs (for editors)."""
+    `with_edit_urls`: each cell is editable (shows its Change/Remove links)."""
     overview = (repository or DocumentRepository()).overview(document_id)
-    url = memo_reverse()
-    cell_url = url if with_edit_urls else None
     rows = []
     for row in overview.positions:
-        entries, position_id = row.entries, row.position_id
-        first = entries[0]
-        figures = figures_by_currency(entries)
+        first = row.entries[0]
+        figures = figures_by_currency(row.entries)
         rows.append(
             PositionRow(
-                position_id,
-                first.fund_id,
-                first.investor_id,
-                cells(row, cell_url),
-                figures,
-                url("documents:position", document_id, position_id),
-                url("positions:detail", position_id),
-                url("funds:detail", first.fund_id),
-                url("investors:detail", first.investor_id),
-                figures_text(figures),
+                document_id=document_id,
+                position_id=row.position_id,
+                fund_id=first.fund_id,
+                investor_id=first.investor_id,
+                cells=cells(row, editable=with_edit_urls),
+                figures=figures,
+                shown=figures_text(figures),
             )
         )
     return DocumentPage(
@@ -186,7 +209,7 @@ def position_in_document(
         as_of_date=first.as_of_date,
         items=[
             (kind, KIND_LABELS[kind], cell)
-            for kind, cell in zip(POSITION_KINDS, cells(row, memo_reverse() if with_edit_urls else None), strict=True)
+            for kind, cell in zip(POSITION_KINDS, cells(row, editable=with_edit_urls), strict=True)
         ],
         figures=figures_by_currency(row.entries),
     )

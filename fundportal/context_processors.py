@@ -1,7 +1,6 @@
 from django.conf import settings
 from django.http import HttpRequest
-
-from fundportal.viewmodels import memo_reverse
+from django.urls import reverse
 
 # The layout's links (templates/jinja2/layout.html): the same on every page.
 LAYOUT_LINKS = {
@@ -14,10 +13,8 @@ LAYOUT_LINKS = {
 
 
 def layout_urls(request: HttpRequest) -> dict:
-    """The layout's URLs through the process-wide `reverse()` cache: `{% url %}` reverses each
-    one on every page (~15 µs apiece, five a page)."""
-    url = memo_reverse()
-    return {"layout_urls": {key: url(name) for key, name in LAYOUT_LINKS.items()}}
+    """The layout's URLs, by Django's `reverse()`."""
+    return {"layout_urls": {key: reverse(name) for key, name in LAYOUT_LINKS.items()}}
 
 
 def dynamodb_footer(request: HttpRequest) -> dict:

@@ -4,16 +4,15 @@ others in fundportal/jinja_globals.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 from jinja2 import Environment
-from jinja2.compiler import CodeGenerator
-from markupsafe import _escape_inner  # the routine markupsafe's escape() uses (C, else Python)
 
 from fundportal import jinja_globals
-from fundportal.viewmodels import memo_reverse
 
 ISO_DATE = "%Y-%m-%d"
 
@@ -30,49 +29,36 @@ def when(value: date | datetime | None, fmt: str = ISO_DATE) -> str:
 
 
 def url(name: str, *args: Any) -> str:
-    """`{% url name arg %}`: reverse() through the process-wide cache (fundportal.viewmodels)."""
-    return memo_reverse()(name, *(str(arg) for arg in args))
+    """`{% url name arg %}`: Django's `reverse()`."""
+    return reverse(name, args=[str(arg) for arg in args])
 
 
-def escape_output(value: Any) -> str:
-    """What `{{ value }}` writes: exactly markupsafe's `escape(value)`, as a plain `str`.
-
-    markupsafe's `escape` wraps every result in a new `Markup` object, which the template then
-    joins into one string and drops: half of the document page's Jinja time (~2,400 values).
-    The same routine escapes the same characters; values with `__html__` (Markup, forms,
-    Django's safe strings) are written as they are, like `escape` does.
-    """
-    if type(value) is str:
-        return _escape_inner(value)
-    html = getattr(value, "__html__", None)
-    if html is not None:
-        return html()
-    return _escape_inner(str(value))
+EnvironmentCustomizer = Callable[[Environment], None]
+_customizers: list[EnvironmentCustomizer] = []
 
 
-class OutputCodeGenerator(CodeGenerator):
-    """Compiles an autoescaped `{{ value }}` to `environment.escape_output(value)` instead of
-    `escape(value)` (Jinja2's documented extension point for the Python a template compiles to).
-    `{% autoescape %}` blocks (volatile) and non-escaping output keep Jinja2's own code."""
-
-    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
-        if frame.eval_ctx.volatile or not frame.eval_ctx.autoescape:
-            super()._output_child_pre(node, frame, finalize)
-            return
-        self.write("environment.escape_output(")
-        if finalize.src is not None:
-            self.write(finalize.src)
+def add_environment_customizer(customizer: EnvironmentCustomizer) -> None:
+    """Call `customizer(env)` on every environment made from now on (optional parts, e.g.
+    `fundportal.perf`'s URL cache, replace a global or a filter this way)."""
+    if customizer not in _customizers:
+        _customizers.append(customizer)
 
 
-class PortalEnvironment(Environment):
-    code_generator_class = OutputCodeGenerator
-    escape_output = staticmethod(escape_output)
+def environment_customizers() -> tuple[EnvironmentCustomizer, ...]:
+    return tuple(_customizers)
+
+
+def remove_environment_customizer(customizer: EnvironmentCustomizer) -> None:
+    if customizer in _customizers:
+        _customizers.remove(customizer)
 
 
 def environment(**options: Any) -> Environment:
     options.pop("autoescape", None)  # always on, whatever the settings say
-    env = PortalEnvironment(autoescape=True, **options)
+    env = Environment(autoescape=True, **options)
     env.filters.update(when=when)
     env.globals.update(url=url)
     jinja_globals.install(env)
+    for customize in _customizers:
+        customize(env)
     return env

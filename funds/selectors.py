@@ -9,7 +9,7 @@ position register (one item per position) through `fundportal.domain.figures` / 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -24,7 +24,6 @@ from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.returns import as_percent, irr
 from fundportal.dynamo.repositories.register import RegisterRepository
-from fundportal.viewmodels import memo_reverse
 
 
 # A fund page builds a LineText and a PositionLine per position (a thousand of each): slotted,
@@ -81,10 +80,19 @@ class PositionLine:
     figures: Figures
     percent_called: Decimal | None
     irr_percent: Decimal | None
-    position_url: str
-    fund_url: str
-    investor_url: str
     shown: LineText
+
+    @property
+    def position_url(self) -> str:
+        return reverse("positions:detail", args=(self.position_id,))
+
+    @property
+    def fund_url(self) -> str:
+        return reverse("funds:detail", args=(self.fund_id,))
+
+    @property
+    def investor_url(self) -> str:
+        return reverse("investors:detail", args=(self.investor_id,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +107,8 @@ class TotalLine:
     irr_percent: Decimal | None
 
 
-_URLS = ("positions:detail", "funds:detail", "investors:detail")
-
-
-def position_lines(register: PositionRegister, url: Callable[[str, str], str] | None = None) -> list[PositionLine]:
-    """The register's figures, a line per currency. `url(name, id)`: a page's shared reverse()
-    (a fund page's thousand lines share one fund URL)."""
-    url = url or memo_reverse()
-    urls = tuple(url(name, value) for name, value in zip(_URLS, register.ids(), strict=True))
+def position_lines(register: PositionRegister) -> list[PositionLine]:
+    """The register's figures, a line per currency."""
     lines = []
     for figures in register.figures():
         commitment = register.commitment_money if figures.currency == register.currency else None
@@ -114,15 +116,14 @@ def position_lines(register: PositionRegister, url: Callable[[str, str], str] | 
         irr_value = as_percent(register.irr(figures.currency))
         lines.append(
             PositionLine(
-                register.position_id,
-                register.fund_id,
-                register.investor_id,
-                figures.currency,
-                commitment,
-                figures,
-                called,
-                irr_value,
-                *urls,
+                position_id=register.position_id,
+                fund_id=register.fund_id,
+                investor_id=register.investor_id,
+                currency=figures.currency,
+                commitment=commitment,
+                figures=figures,
+                percent_called=called,
+                irr_percent=irr_value,
                 shown=line_text(commitment, figures, called, irr_value),
             )
         )
@@ -153,7 +154,12 @@ def totals(registers: Iterable[PositionRegister]) -> list[TotalLine]:
             pooled = irr(flows + [(on, amount) for on, amount in navs if on != last], sum_at(navs, last), last)
         lines.append(
             TotalLine(
-                code, len(held), commitment, figures, percent_called(figures.called, commitment), as_percent(pooled)
+                currency=code,
+                positions=len(held),
+                commitment=commitment,
+                figures=figures,
+                percent_called=percent_called(figures.called, commitment),
+                irr_percent=as_percent(pooled),
             )
         )
     return lines
@@ -178,8 +184,9 @@ def fund_detail(*, fund_id: str, repository: RegisterRepository | None = None) -
     registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
     if not registers:
         raise NotFound("Fund", fund_id)
-    url = memo_reverse()
-    return GroupPage(fund_id, [line for r in registers for line in position_lines(r, url)], totals(registers))
+    return GroupPage(
+        group_id=fund_id, lines=[line for r in registers for line in position_lines(r)], totals=totals(registers)
+    )
 
 
 def investor_detail(*, investor_id: str, repository: RegisterRepository | None = None) -> GroupPage:
@@ -189,8 +196,9 @@ def investor_detail(*, investor_id: str, repository: RegisterRepository | None =
     registers = sorted(found, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
-    url = memo_reverse()
-    return GroupPage(investor_id, [line for r in registers for line in position_lines(r, url)], totals(registers))
+    return GroupPage(
+        group_id=investor_id, lines=[line for r in registers for line in position_lines(r)], totals=totals(registers)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +212,10 @@ def fund_list(*, repository: RegisterRepository | None = None) -> list[FundSumma
     """The funds catalog (one Query) and each fund's totals (one Query per fund)."""
     repository = repository or RegisterRepository()
     return [
-        FundSummary(fund_id, reverse("funds:detail", args=(fund_id,)), totals(repository.fund_positions(fund_id)))
+        FundSummary(
+            fund_id=fund_id,
+            url=reverse("funds:detail", args=(fund_id,)),
+            totals=totals(repository.fund_positions(fund_id)),
+        )
         for fund_id in repository.funds()
     ]

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from django.urls import reverse
+
 from documents.selectors import EntryCell, cells
 from fundportal.charts import ChartPoint
 from fundportal.domain.carry import from_carry, to_carry
@@ -18,7 +20,6 @@ from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.dynamo.repositories import PositionRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
-from fundportal.viewmodels import memo_reverse
 from funds.selectors import PositionLine, position_lines
 
 
@@ -27,11 +28,16 @@ class DocumentRow:
     """The position in one document, with its currency's running figures after it."""
 
     document_id: str
+    position_id: str
     as_of_date: date | None
     currency: str
     cells: list[EntryCell | None]
     to_date: Figures
-    url: str  # the position in that document
+
+    @property
+    def url(self) -> str:
+        """The position in that document."""
+        return reverse("documents:position", args=(self.document_id, self.position_id))
 
     def entry(self, kind: Kind) -> PositionEntry | None:
         cell = self.cells[POSITION_KINDS.index(kind)]
@@ -46,7 +52,6 @@ def document_rows(
     The position index sorts by entry kind, then document; rows regroup per document. `builder`
     starts from what earlier pages carried and ends with the figures through the last row.
     """
-    url = memo_reverse()
     groups: dict[str, PositionInDocument] = {}
     for entry in entries:
         group = groups.get(entry.document_id)
@@ -65,11 +70,11 @@ def document_rows(
         rows.append(
             DocumentRow(
                 document_id=group.document_id,
+                position_id=group.position_id,
                 as_of_date=as_of(group),
                 currency=currency,
-                cells=cells(group, url if with_edit_urls else None),
+                cells=cells(group, editable=with_edit_urls),
                 to_date=builder.figures(currency),
-                url=url("documents:position", group.document_id, group.position_id),
             )
         )
     return rows
@@ -206,4 +211,4 @@ def position_report(
     entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))
     builder = FiguresBuilder()
     rows = document_rows(entries, builder)
-    return PositionReport(position_id, entries, rows, builder.by_currency())
+    return PositionReport(position_id=position_id, entries=entries, rows=rows, figures=builder.by_currency())

@@ -1,19 +1,19 @@
 """The boto3 DynamoDB client, created lazily from settings (one per settings, thread-safe).
 
-Requests are made by `gateway.call`, never here.
+Requests are made by `gateway.call`, never here. Optional parts (e.g. `fundportal.perf`'s fast
+Query parse) adjust each new client through `add_client_customizer`, on botocore's public API.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import boto3
 from botocore.config import Config
 from django.conf import settings
-
-from . import fast_parse, fast_serialize
 
 
 @dataclass(frozen=True)
@@ -25,8 +25,6 @@ class ClientSettings:
     connect_timeout: float
     read_timeout: float
     max_pool_connections: int
-    fast_query_parse: bool
-    fast_write_serialize: bool = True
 
     @classmethod
     def from_django(cls) -> ClientSettings:
@@ -38,8 +36,6 @@ class ClientSettings:
             connect_timeout=getattr(settings, "DYNAMODB_CONNECT_TIMEOUT", 1.0),
             read_timeout=getattr(settings, "DYNAMODB_READ_TIMEOUT", 3.0),
             max_pool_connections=int(getattr(settings, "DYNAMODB_MAX_POOL_CONNECTIONS", 32)),
-            fast_query_parse=bool(getattr(settings, "DYNAMODB_FAST_QUERY_PARSE", True)),
-            fast_write_serialize=bool(getattr(settings, "DYNAMODB_FAST_WRITE_SERIALIZE", True)),
         )
 
     def botocore_config(self) -> Config:
@@ -57,8 +53,31 @@ class ClientSettings:
         )
 
 
+ClientCustomizer = Callable[[Any], None]
+
 _lock = threading.Lock()
 _clients: dict[ClientSettings, Any] = {}
+_customizers: list[ClientCustomizer] = []
+
+
+def add_client_customizer(customizer: ClientCustomizer) -> None:
+    """Call `customizer(client)` on every client created from now on (e.g. to register a
+    botocore event handler); clients made before are forgotten so none misses it."""
+    with _lock:
+        if customizer not in _customizers:
+            _customizers.append(customizer)
+        _clients.clear()
+
+
+def client_customizers() -> tuple[ClientCustomizer, ...]:
+    return tuple(_customizers)
+
+
+def remove_client_customizer(customizer: ClientCustomizer) -> None:
+    with _lock:
+        if customizer in _customizers:
+            _customizers.remove(customizer)
+        _clients.clear()
 
 
 def get_client(limits: tuple[float, float, int] | None = None) -> Any:
@@ -86,10 +105,8 @@ def _new_client(config: ClientSettings) -> Any:
         if session.get_credentials() is None:
             kwargs.update(aws_access_key_id="local", aws_secret_access_key="local")  # noqa: S106
     client = session.client("dynamodb", **kwargs)
-    if config.fast_query_parse:
-        fast_parse.install(client)
-    if config.fast_write_serialize:
-        fast_serialize.install(client)
+    for customize in _customizers:
+        customize(client)
     return client
 
 

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "axes",  # login throttling (issue 16)
     "csp",  # Content-Security-Policy header (issue 16)
     "fundportal",
+    "fundportal.perf",  # speed tricks, each behind its setting (FUNDPORTAL_SPEED_TRICKS=off: none)
     "documents",
     "positions",
     "funds",
@@ -101,11 +102,6 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=300)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
-# Web workers collect young objects every this many allocations instead of 700, after freezing
-# what start-up loaded (fundportal/gc_tuning.py): garbage collection was ~6.5 ms of a
-# 100-position document page. 0 keeps CPython's default.
-GC_GEN0_THRESHOLD = env.int("DJANGO_GC_GEN0_THRESHOLD", default=50_000)
-
 # Sessions live in the database every worker and machine shares, and are read from it on every
 # request: a sign-out, a password change or a deactivation handled by one worker ends the session
 # on all of them at once. One primary-key query on the connection each worker keeps (below); a
@@ -117,10 +113,17 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # DJANGO_CACHE_URL (e.g. redis://cache:6379/1, pymemcache://cache:11211).
 CACHES = {"default": env.cache("DJANGO_CACHE_URL", default="dbcache://fundportal_cache")}
 
-# The fast Query parse (fundportal/dynamo/fast_parse.py); off falls back to botocore's parser.
-DYNAMODB_FAST_QUERY_PARSE = env.bool("DYNAMODB_FAST_QUERY_PARSE", default=True)
-# The bulk writes' bodies by json.dumps (fundportal/dynamo/fast_serialize.py); off: botocore's.
-DYNAMODB_FAST_WRITE_SERIALIZE = env.bool("DYNAMODB_FAST_WRITE_SERIALIZE", default=True)
+# Speed tricks (fundportal/perf/), each behind its own setting and installed by PerfConfig.ready();
+# FUNDPORTAL_SPEED_TRICKS=off turns every one off (plain Django + boto3).
+SPEED_TRICKS = env.bool("FUNDPORTAL_SPEED_TRICKS", default=True)
+# Query items straight from the JSON body (fundportal/perf/fast_parse.py); off: botocore's parser.
+DYNAMODB_FAST_QUERY_PARSE = SPEED_TRICKS and env.bool("DYNAMODB_FAST_QUERY_PARSE", default=True)
+# The Jinja2 url() global reverses each URL once per process (fundportal/perf/url_cache.py).
+TEMPLATE_URL_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_URL_CACHE", default=True)
+# A serving process, at its first request, freezes what start-up loaded and collects young
+# objects every this many allocations instead of 700 (fundportal/perf/gc_tuning.py): garbage
+# collection was ~6.5 ms of a 100-position document page. 0: the collector is left alone.
+GC_GEN0_THRESHOLD = env.int("DJANGO_GC_GEN0_THRESHOLD", default=50_000) if SPEED_TRICKS else 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from

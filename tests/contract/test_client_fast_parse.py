@@ -1,9 +1,9 @@
 """The data layer's client hands Query Items over from the JSON body instead of botocore's
-generic parser (a performance change, issue 8; fundportal/dynamo/fast_parse.py, behind the
-DYNAMODB_FAST_QUERY_PARSE setting). These tests pin that the result is exactly what botocore
-would have produced, that paging, capacity accounting and error translation are unchanged, and
-that turning the setting off gives the same result without the hook, on moto and on DynamoDB
-Local."""
+generic parser (a speed trick: fundportal/perf/fast_parse.py, installed on each client by
+fundportal.perf when DYNAMODB_FAST_QUERY_PARSE is on). These tests install it themselves, so
+they pin the trick path whatever the settings say: the result is exactly what botocore would
+have produced, paging, capacity accounting and error translation are unchanged, and without it
+the result is the same and the hook is absent, on moto and on DynamoDB Local."""
 
 from __future__ import annotations
 
@@ -13,11 +13,29 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from fundportal.dynamo import fast_parse
-from fundportal.dynamo.client import get_client, reset_clients
+from fundportal.dynamo.client import (
+    add_client_customizer,
+    client_customizers,
+    get_client,
+    remove_client_customizer,
+    reset_clients,
+)
 from fundportal.dynamo.errors import RequestRejected, StoreUnavailable, TableMissing
 from fundportal.dynamo.gateway import call
 from fundportal.dynamo.instrumentation import collect
+from fundportal.perf import fast_parse
+
+
+@pytest.fixture(autouse=True)
+def fast_parse_installed():
+    """Every client made during the test carries the fast parse (as PerfConfig installs it)."""
+    installed = fast_parse.install in client_customizers()
+    add_client_customizer(fast_parse.install)
+    yield
+    if installed:
+        add_client_customizer(fast_parse.install)
+    else:
+        remove_client_customizer(fast_parse.install)
 
 
 def plain_client(backend):
@@ -118,15 +136,13 @@ def _registered(client: Any) -> bool:
     return any(handler is fast_parse.take_query_items for handler in handlers)
 
 
-def test_turning_the_fast_parse_off_gives_the_same_result_without_the_hook(sample, settings, monkeypatch):
+def test_without_the_fast_parse_the_result_is_the_same_and_the_hook_absent(sample, monkeypatch):
     seen = _spy_on_the_hook(monkeypatch)
-    assert settings.DYNAMODB_FAST_QUERY_PARSE is True  # on by default
     reset_clients()
     fast = call("Query", **query(sample))
     assert _registered(get_client()) and seen  # the hook ran
 
-    settings.DYNAMODB_FAST_QUERY_PARSE = False
-    reset_clients()
+    remove_client_customizer(fast_parse.install)  # what PerfConfig does when the setting is off
     seen.clear()
     with collect() as requests:
         slow = call("Query", **query(sample))
@@ -146,7 +162,7 @@ def test_turning_the_fast_parse_off_gives_the_same_result_without_the_hook(sampl
 def test_a_body_orjson_refuses_is_left_whole_to_botocore():
     """orjson refuses what Python's json module accepts beyond the JSON standard (NaN here): the
     hook leaves such a body untouched and botocore parses all of it."""
-    from fundportal.dynamo.fast_parse import take_query_items
+    from fundportal.perf.fast_parse import take_query_items
 
     body = b'{"Count": 1, "ConsumedCapacity": {"CapacityUnits": NaN}, "Items": [{"PK": {"S": "D"}}]}'
     response = {"status_code": 200, "body": body}
@@ -159,7 +175,7 @@ def test_a_body_orjson_refuses_is_left_whole_to_botocore():
 def test_items_taken_and_the_rest_left_as_json_for_botocore():
     import json
 
-    from fundportal.dynamo.fast_parse import take_query_items
+    from fundportal.perf.fast_parse import take_query_items
 
     body = json.dumps(
         {"Count": 1, "Items": [{"PK": {"S": "D"}, "Amount": {"N": "1.50"}}], "LastEvaluatedKey": {"PK": {"S": "D"}}}

@@ -27,7 +27,15 @@ def row(n: int, call: int | None, distribution: int, status: str = "Completed", 
     by_kind = {e.kind: e for e in entries}
     cells = [entry_cell(by_kind[k]) if k in by_kind else None for k in POSITION_KINDS]
     figures = figures_by_currency(entries)
-    return PositionRow(f"POSITION_{n}", "F", investor, cells, figures, "", "", "", "", figures_text(figures))
+    return PositionRow(
+        document_id="D",
+        position_id=f"POSITION_{n}",
+        fund_id="F",
+        investor_id=investor,
+        cells=cells,
+        figures=figures,
+        shown=figures_text(figures),
+    )
 
 
 ROWS = [

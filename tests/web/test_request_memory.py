@@ -1,6 +1,6 @@
 """A served page's data is freed by reference counting when the request ends (no cycle left for
-the garbage collector: every page is a Jinja2 template), and the WSGI module tunes the collector
-(fundportal/gc_tuning.py)."""
+the garbage collector: every page is a Jinja2 template), and a serving process tunes the collector
+when its setting is on (fundportal/perf/gc_tuning.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import engines
 from django.test import RequestFactory
 
-from fundportal.gc_tuning import tune_for_requests
+from fundportal.perf.gc_tuning import tune_for_requests
 
 
 class Row:

@@ -12,7 +12,9 @@ The body is read with orjson (~2.5x the standard `json` on a 190 KB Query body: 
 amount ever becomes a float; a body orjson refuses is left to botocore, whole.
 
 On by default; `DYNAMODB_FAST_QUERY_PARSE=false` turns it off (botocore's path then parses
-everything). `tests/contract/test_client_fast_parse.py` pins that both give the same result.
+everything). `PerfConfig.ready()` installs it on each new client through the client factory's
+public hook (`fundportal.dynamo.client.add_client_customizer`).
+`tests/contract/test_client_fast_parse.py` pins that both give the same result.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ EVENT = "before-parse.dynamodb.Query"
 
 
 def install(client: Any) -> None:
+    """Register the hook on `client` (a client customizer)."""
     client.meta.events.register(EVENT, take_query_items)
 
 

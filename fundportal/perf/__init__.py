@@ -1,0 +1,12 @@
+"""Speed tricks, each a part you can take out: on public APIs only, each behind its own setting,
+all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With every one off
+(`FUNDPORTAL_SPEED_TRICKS=off`) the portal is plain Django + boto3.
+
+- `fast_parse`: a Query's Items taken straight from the JSON body (botocore's `before-parse`
+  event, registered on each client through `fundportal.dynamo.client.add_client_customizer`);
+  setting `DYNAMODB_FAST_QUERY_PARSE`.
+- `url_cache`: the Jinja2 `url()` global through a process-wide cache of `reverse()` (through
+  `fundportal.jinja2.add_environment_customizer`); setting `TEMPLATE_URL_CACHE`.
+- `gc_tuning`: a serving process freezes what start-up loaded and collects young objects less
+  often (Django's `request_started` signal, once); setting `GC_GEN0_THRESHOLD` (0 = off).
+"""

@@ -1,0 +1,23 @@
+from django.apps import AppConfig
+from django.conf import settings
+
+
+class PerfConfig(AppConfig):
+    """Installs each speed trick whose setting is on; the only place any of them is installed."""
+
+    name = "fundportal.perf"
+    label = "perf"
+    verbose_name = "Speed tricks"
+
+    def ready(self) -> None:
+        from fundportal.dynamo.client import add_client_customizer
+        from fundportal.jinja2 import add_environment_customizer
+
+        from . import fast_parse, gc_tuning, url_cache
+
+        if settings.DYNAMODB_FAST_QUERY_PARSE:
+            add_client_customizer(fast_parse.install)
+        if settings.TEMPLATE_URL_CACHE:
+            add_environment_customizer(url_cache.install)
+        if settings.GC_GEN0_THRESHOLD > 0:
+            gc_tuning.tune_on_first_request()

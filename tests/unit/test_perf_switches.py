@@ -1,0 +1,101 @@
+"""Each speed trick (fundportal/perf/) is installed by PerfConfig.ready() when its setting is on,
+and not at all when it is off: the portal is then plain Django + boto3."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from django.apps import apps
+from django.core.signals import request_started
+from django.urls import reverse
+
+from fundportal import jinja2 as portal_jinja2
+from fundportal.dynamo import client as dynamo_client
+from fundportal.perf import fast_parse, gc_tuning, url_cache
+
+
+@pytest.fixture
+def perf_ready(settings, db):
+    """Run PerfConfig.ready() under the test's settings; put every hook back afterwards. (`db`:
+    Django's own `request_started` receivers close stale database connections.)"""
+    clients, environments = dynamo_client.client_customizers(), portal_jinja2.environment_customizers()
+    for customizer in clients:
+        dynamo_client.remove_client_customizer(customizer)
+    for customizer in environments:
+        portal_jinja2.remove_environment_customizer(customizer)
+    waiting = request_started.disconnect(dispatch_uid=gc_tuning.__name__)  # not yet served a request
+    frozen_before, threshold_before = gc.get_freeze_count(), gc.get_threshold()
+    gc.unfreeze()
+    yield apps.get_app_config("perf").ready
+    request_started.disconnect(dispatch_uid=gc_tuning.__name__)
+    if waiting:
+        gc_tuning.tune_on_first_request()
+    for customizer in dynamo_client.client_customizers():
+        dynamo_client.remove_client_customizer(customizer)
+    for customizer in portal_jinja2.environment_customizers():
+        portal_jinja2.remove_environment_customizer(customizer)
+    for customizer in clients:
+        dynamo_client.add_client_customizer(customizer)
+    for customizer in environments:
+        portal_jinja2.add_environment_customizer(customizer)
+    gc.unfreeze()
+    if frozen_before:
+        gc.freeze()
+    gc.set_threshold(*threshold_before)
+
+
+def all_tricks(settings, on: bool) -> None:
+    settings.DYNAMODB_FAST_QUERY_PARSE = on
+    settings.TEMPLATE_URL_CACHE = on
+    settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
+
+
+def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
+    all_tricks(settings, on=False)
+    threshold = gc.get_threshold()
+    perf_ready()
+    assert dynamo_client.client_customizers() == ()
+    assert portal_jinja2.environment().globals["url"] is portal_jinja2.url
+    request_started.send(sender=None)
+    assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
+    assert gc.get_threshold() == threshold
+
+
+def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings, perf_ready):
+    all_tricks(settings, on=True)
+    perf_ready()
+    assert dynamo_client.client_customizers() == (fast_parse.install,)
+    assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
+    assert gc.get_freeze_count() == 0  # nothing happens before the first request
+    request_started.send(sender=None)
+    assert gc.get_freeze_count() > 0
+    assert gc.get_threshold()[0] == 12_345
+
+
+def test_each_trick_has_its_own_setting(settings, perf_ready):
+    all_tricks(settings, on=False)
+    settings.TEMPLATE_URL_CACHE = True
+    perf_ready()
+    assert dynamo_client.client_customizers() == ()
+    assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [("documents:list", ()), ("documents:position", ("DOC001", "POSITION_1")), ("funds:detail", ("FUND_1",))],
+)
+def test_the_cached_url_is_what_reverse_gives(name, args):
+    assert url_cache.cached_url(name, *args) == portal_jinja2.url(name, *args) == reverse(name, args=args)
+    assert url_cache.cached_url(name, *args) == reverse(name, args=args)  # the second time, from the cache
+
+
+def test_the_cached_url_follows_the_script_prefix():
+    from django.urls import set_script_prefix
+
+    try:
+        set_script_prefix("/portal/")
+        assert url_cache.cached_url("documents:list") == "/portal/documents/"
+    finally:
+        set_script_prefix("/")
+    assert url_cache.cached_url("documents:list") == "/documents/"
