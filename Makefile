@@ -21,7 +21,7 @@ dynamodb-local: $(STAMP)
 chromium:
 	@bash scripts/ensure_chromium.sh
 
-# Debian's Pango/HarfBuzz and fonts for WeasyPrint (statement PDFs, issue 14).
+# Debian's Pango/HarfBuzz and fonts for WeasyPrint (statement PDFs).
 pdf-libs:
 	@bash scripts/ensure_pdf_libs.sh
 

@@ -76,7 +76,7 @@ def typed(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
-    """The position registers of a fund of `positions` positions (issue 13's fund page): each built
+    """The position registers of a fund of `positions` positions (the fund page): each built
     by the portal's own accumulator from one document's entries, with a commitment and a NAV (in
     the investor index), plus the fund's catalog entry."""
     from fundportal.domain.figures import FiguresBuilder

@@ -1,4 +1,4 @@
-"""Section "data_io" (issue 14): importing a notice and exporting a workbook.
+"""Section "data_io": importing a notice and exporting a workbook.
 
 - Import: a generated N-row CSV notice (N/3 positions x call, distribution, commitment) through
   `import_prepare` + `import_apply` (validation reads; the run record; every entry and search item

@@ -33,7 +33,7 @@ DOCUMENTS = 10
 POSITIONS = 100
 DOCUMENT = "PG_00"
 POSITION = "POS_0000"  # in all 10 documents: 30 entries on its page
-FUND = "FUND_BIG"  # issue 13: a fund of FUND_POSITIONS positions, its page one Query of their registers
+FUND = "FUND_BIG"  # a fund of FUND_POSITIONS positions, its page one Query of their registers
 FUND_POSITIONS = 1_000
 
 

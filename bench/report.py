@@ -182,7 +182,7 @@ def _bulk(bulk: dict[str, Any]) -> list[str]:
 
 
 def _data_io(section: dict[str, Any]) -> list[str]:
-    """Issue 14: notice import rows/s and the XLSX export of a large document vs its query."""
+    """Notice import rows/s and the XLSX export of a large document vs its query."""
     imp, exp = section["import"], section["export"]
     p50 = exp["p50_ms"]
     return [
@@ -241,7 +241,7 @@ def _targets(results: dict[str, Any]) -> list[str]:
         if "position_page_over_query" in pages:
             v = pages["position_page_over_query"]
             rows.append(["position page p50 ÷ its query p50", "≤ 2.0x", f"{v}x", _mark(v <= 2.0)])
-        if "fund_page_over_query" in pages:  # issue 13: the fund page of a 1,000-position fund
+        if "fund_page_over_query" in pages:  # the fund page of a 1,000-position fund
             v = pages["fund_page_over_query"]
             rows.append(
                 [f"fund page ({pages['fund_positions']:,} positions) ÷ its query", "≤ 1.5x", f"{v}x", _mark(v <= 1.5)]

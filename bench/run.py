@@ -144,7 +144,7 @@ def run_section(section: str, endpoint: str, plan: Plan, args: argparse.Namespac
         from . import bulk
 
         return bulk.run(endpoint, plan.bulk_items, plan.bulk_rounds)
-    if section == "data_io":  # issue 14: notice import rows/s, XLSX export vs its query
+    if section == "data_io":  # notice import rows/s, XLSX export vs its query
         from . import data_io
 
         quick = plan.bulk_items < Plan.full().bulk_items

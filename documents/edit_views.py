@@ -152,7 +152,7 @@ class EntryEditView(EditorRequiredMixin, FormView):
                 f"{describe(entry)} already exists in {self.document_id}; change it instead.",
             )
             return self.form_invalid(form)
-        except PositionMismatch as error:  # fund or investor not the position's (issue 13): 400
+        except PositionMismatch as error:  # fund or investor not the position's: 400
             form.add_error(error.field if error.field in form.fields else None, describe_error(error))
             return self.form_invalid(form)
         except Conflict as error:

@@ -60,7 +60,7 @@ class IdField(forms.CharField):
 
 class AmountField(forms.DecimalField):
     """A DecimalField that accepts what people type ("1,250,000.00": thousands separators) and
-    shows a stored amount the same way ("500,000.00", not "500000"); issue 14."""
+    shows a stored amount the same way ("500,000.00", not "500000")."""
 
     GROUPED = re.compile(r"\s*\d{1,3}(?:,\d{3})+(?:\.\d*)?\s*")
 

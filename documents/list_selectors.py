@@ -1,4 +1,4 @@
-"""Finding documents (issue 15): the documents list across months and the id search. Reads
+"""Finding documents: the documents list across months and the id search. Reads
 only; view models with URLs computed here.
 
 The list walks the month-sharded index of current documents (`LATEST_DOCS#YYYY-MM`) newest
@@ -259,8 +259,8 @@ KIND_HEADINGS = {
 _URL_NAMES = {
     SearchKind.DOCUMENT: ("documents:detail", "document_id"),
     SearchKind.POSITION: ("positions:detail", "position_id"),
-    SearchKind.FUND: ("funds:detail", "fund_id"),  # issue 13's fund page
-    SearchKind.INVESTOR: ("investors:detail", "investor_id"),  # issue 13's investor page
+    SearchKind.FUND: ("funds:detail", "fund_id"),  # the fund page
+    SearchKind.INVESTOR: ("investors:detail", "investor_id"),  # the investor page
 }
 
 
@@ -306,7 +306,7 @@ def search(
 ) -> SearchResults:
     """Ids of documents, positions, funds and investors equal to or starting with `query`, in any
     case: one Query on the search items (`SEARCH#<first 3 letters>`). A table whose search items
-    were never written (loaded before issue 15, not yet backfilled) still finds an exact id in
+    were never written (loaded before search existed, not yet backfilled) still finds an exact id in
     its own case: GetItem of the document, then a 1-item Query of the position index."""
     validate_id(query, "search")
     normal = normalise_search(query)

@@ -1,4 +1,4 @@
-"""Finding documents (issue 15): the documents list across months and the id search.
+"""Finding documents: the documents list across months and the id search.
 Each view validates its input with a form, calls one selector and renders."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The positions table of a document page (issue 15): natural order of ids, sorting by any
+"""The positions table of a document page: natural order of ids, sorting by any
 amount column and filtering by position, investor or status, all on the rows the page's one
 Query already returned (no further request), with the subtotal of the rows shown."""
 

@@ -8,9 +8,9 @@ app_name = "documents"
 urlpatterns = [
     path("", list_views.DocumentListView.as_view(), name="list"),
     path("search/", list_views.SearchView.as_view(), name="search"),
-    # Analyst writes (issue 5); "new/" must stay above "<document_id>/".
+    # Analyst writes; "new/" must stay above "<document_id>/".
     path("new/", edit_views.DocumentCreateView.as_view(), name="create"),
-    # Notice import (issue 14): above "<document_id>/"; "import" is a reserved document id.
+    # Notice import: above "<document_id>/"; "import" is a reserved document id.
     path("import/", include("imports.urls")),
     path("<str:document_id>/entries/new/", edit_views.EntryEditView.as_view(), name="entry_add"),
     path(

@@ -29,7 +29,7 @@ class DocumentDetailView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        # Editing happens on the position-in-document page: one "Edit" link a row (issue 15).
+        # Editing happens on the position-in-document page: one "Edit" link a row.
         page = selectors.document_overview(document_id=kwargs["document_id"])
         can_edit = self.request.user.has_perm(EDIT_PERMISSION)
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit)

@@ -1,6 +1,6 @@
 """The capital account statement of a position (`/positions/<pos>/statement.pdf?as_of=`): its
 entries up to a date, read like the position page (one Query on GSI_Position_Document, all
-pages) with the same accumulator (`FiguresBuilder`), the register's commitment (issue 13) and
+pages) with the same accumulator (`FiguresBuilder`), the register's commitment and
 the same IRR function (`fundportal.domain.returns.irr`). Rendered from a Jinja2 template to PDF
 with WeasyPrint."""
 
@@ -83,7 +83,7 @@ def position_statement(
 
 
 def _register(position_id: str) -> Any:
-    """The position's register (issue 13) for its commitment; None if not registered."""
+    """The position's register for its commitment; None if not registered."""
     from fundportal.dynamo.repositories.register import RegisterRepository
 
     return RegisterRepository().get(position_id)

@@ -170,7 +170,7 @@ def position_table(report: Any) -> Table:
 
 
 def fund_table(page: Any) -> Table:
-    """The fund page (`funds.selectors.fund_detail`, issue 13): a row per position and currency with
+    """The fund page (`funds.selectors.fund_detail`): a row per position and currency with
     commitment, figures and returns from the register, totals per currency."""
     table = Table(
         name=page.group_id,

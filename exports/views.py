@@ -54,7 +54,7 @@ class PositionXlsxView(LoginRequiredMixin, View):
 
 
 class FundXlsxView(LoginRequiredMixin, View):
-    """The fund page's roll-up (issue 13's register): one Query, as a workbook."""
+    """The fund page's roll-up: one Query, as a workbook."""
 
     def get(self, request, fund_id: str) -> HttpResponse:
         from funds.selectors import fund_detail

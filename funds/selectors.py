@@ -1,4 +1,4 @@
-"""Reads about funds and investors (issue 13), as view models: every figure comes from the
+"""Reads about funds and investors, as view models: every figure comes from the
 position register (one item per position) through `fundportal.domain.figures` / `returns`.
 
 - fund page: one Query (GSI_Entity_Document, GSI_PK = FUND#<fund>) -> every position's register;

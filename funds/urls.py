@@ -8,5 +8,5 @@ app_name = "funds"
 urlpatterns = [
     path("", views.FundListView.as_view(), name="list"),
     path("<str:fund_id>/", views.FundDetailView.as_view(), name="detail"),
-    path("<str:fund_id>/export.xlsx", export_views.FundXlsxView.as_view(), name="export_xlsx"),  # issue 14
+    path("<str:fund_id>/export.xlsx", export_views.FundXlsxView.as_view(), name="export_xlsx"),
 ]

@@ -1,4 +1,4 @@
-"""Analyst pages about funds and investors, read from the position register (issue 13).
+"""Analyst pages about funds and investors, read from the position register.
 
 Requests: `/funds/<fund>/` one Query, `/investors/<investor>/` one Query, `/funds/` one Query
 of the funds catalog plus one Query per fund (fund totals are summed at read time)."""

@@ -7,7 +7,7 @@ All or nothing, from the user's point of view:
   the same file stamps the very same items) and the documents it creates;
 - entries of new documents (no one else can write into a missing document) go in by parallel
   BatchWriteItem with the search items of new positions; then, once all of them are in, their
-  registers (issue 13), in transactions of 99 positions, each conditioned on the revision read
+  registers, in transactions of 99 positions, each conditioned on the revision read
   and marked with the import's marker, so a re-run counts an entry in its register exactly
   once (`imports.writing`);
 - entries of existing documents go in transactions with their registers, conditioned on not

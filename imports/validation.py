@@ -322,7 +322,7 @@ def _plans(parsed: list[tuple[RowResult, Parsed]], headers: dict[str, tuple[int,
 
 
 def _document_type(kinds: list[Kind]) -> str:
-    """A new document's type (issue 15) from what it holds: a notice of calls or distributions."""
+    """A new document's type from what it holds: a notice of calls or distributions."""
     only = set(kinds)
     if only == {Kind.CAPITAL_CALL} and "capital_call_notice" in DOCUMENT_TYPES:
         return "capital_call_notice"

@@ -1,4 +1,4 @@
-"""The commitment form (issue 13): editors record or change a position's commitment, in the
+"""The commitment form: editors record or change a position's commitment, in the
 register's currency, conditioned on the register revision the form was loaded with; audited."""
 
 from __future__ import annotations

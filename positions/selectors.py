@@ -99,7 +99,7 @@ class PositionHistory:
     page_number: int
     next_cursor: str | None
     newer_cursor: str | None
-    # The position register (issue 13), first in the first page's Query: the headline figures,
+    # The position register, first in the first page's Query: the headline figures,
     # commitment and returns of the whole position (not summed from the rows in view).
     register: PositionRegister | None = None
     headline: list[PositionLine] = field(default_factory=list)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the Debian libraries WeasyPrint (the statement PDF, issue 14) needs if any is missing:
+# Install the Debian libraries WeasyPrint (the statement PDF) needs if any is missing:
 # Pango/HarfBuzz for text layout and a few fonts. Waits for another apt/dpkg to finish rather
 # than failing on its lock. Never downloads anything but Debian packages.
 set -euo pipefail

@@ -40,7 +40,7 @@ done
 
 $PY manage.py migrate --noinput
 $PY manage.py createcachetable
-$PY manage.py create_table   # also upgrades an existing table: missing or changed indexes (issue 13)
+$PY manage.py create_table   # also upgrades an existing table: missing or changed indexes
 $PY manage.py seed_demo --sample --if-empty
 $PY manage.py verify_positions --repair -v 0 || echo "warning: verify_positions found differences it could not repair (see above)" >&2
 $PY manage.py ensure_analyst

@@ -1,1 +1,1 @@
-"""The DynamoDB section of the Django admin (issue 7), mounted at /admin/dynamodb/."""
+"""The DynamoDB section of the Django admin, mounted at /admin/dynamodb/."""

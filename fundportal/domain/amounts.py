@@ -1,4 +1,4 @@
-"""Amounts as people type them and as files carry them, per currency (issue 14).
+"""Amounts as people type them and as files carry them, per currency.
 
 - A currency's decimals come from CLDR (babel, already installed with py-moneyed): USD, EUR,
   GBP, CHF 2; JPY 0.

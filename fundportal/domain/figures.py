@@ -9,14 +9,14 @@
   ROUND_HALF_EVEN (195,000 / 1,250,000 = 0.156 -> 0.16x).
 - Unfunded is the amount of the latest non-cancelled unfunded-commitment entry of the
   currency, not a sum; None when there is none, shown with that entry's as-of date.
-- NAV (issue 13) is the amount of the latest non-cancelled NAV entry of the currency, by the
+- NAV is the amount of the latest non-cancelled NAV entry of the currency, by the
   same "latest" rule as unfunded. RVPI = NAV / called; TVPI = (distributed + NAV) / called
   (pending included, like DPI); both None without a NAV or with nothing called.
 - % called = called / commitment, as a percentage to 0.1 (None without a commitment).
 - Never add across currencies: every figure is per currency (one `Figures` per currency), and
   `Money` raises TypeError if two currencies ever meet in a sum or a ratio.
 - IRR is in `fundportal.domain.returns` (dated flows; this builder can keep them per currency).
-- Document types (issue 15: capital_call_notice, distribution_notice, capital_account_statement,
+- Document types (capital_call_notice, distribution_notice, capital_account_statement,
   quarterly_report, other) do not change how an entry is read; the entry's kind does. Capital
   calls and distributions are period flows in every type: the amount called or paid in that
   document's period, never an inception-to-date balance, so they are summed across documents

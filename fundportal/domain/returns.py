@@ -1,4 +1,4 @@
-"""IRR of a position's dated cash flows, per currency (issue 13).
+"""IRR of a position's dated cash flows, per currency.
 
 The flows are the builder's (`FiguresBuilder(flows=True).flows(currency)`): for each date, the
 distributions minus the calls of that date (a call is money paid in: negative; a distribution is

@@ -217,7 +217,7 @@ def parse_audit_sk(sk: str) -> tuple[str, str]:
     return at_iso, token
 
 
-# --- search keys (issue 15: case-insensitive id search without a Scan) -----------------------
+# --- search keys (case-insensitive id search without a Scan) -----------------------
 
 SEARCH_PREFIX = "SEARCH"
 # The search partition is the first SEARCH_SHARD_CHARS characters of the lower-cased id: a
@@ -245,7 +245,7 @@ def parse_search_sk(sk: str) -> tuple[SearchKind, str]:
     return SearchKind(kind), target_id
 
 
-# --- position register (issue 13) -------------------------------------------------------------
+# --- position register -------------------------------------------------------------
 #   Register             PK=POSITION#POSITION_1  SK=REGISTER
 #                        GSI_PK=FUND#FUND_A / GSI_SK=POSITION#POSITION_1        (fund page)
 #                        GSI2_PK=POSITION_1 / GSI2_SK=!REGISTER                  (first in the position page)
@@ -318,7 +318,7 @@ def position_audit_pk(position_id: str) -> str:
     return _join(AUDIT_PREFIX, POSITION_PREFIX, validate_id(position_id, "position id"))
 
 
-# --- notice imports (issue 14) ----------------------------------------------------------------
+# --- notice imports ----------------------------------------------------------------
 #   Import record  PK=IMPORT#<sha256 of the file> SK=IMPORT: written by the transaction that
 #                  publishes the import (never before): a re-run of the same file writes nothing.
 #   Import run     PK=IMPORT_RUN#<marker> SK=RUN (marker: the sha256's first 16 hex): written

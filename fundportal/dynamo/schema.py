@@ -22,7 +22,7 @@ POSITION_PROJECTION = (
     "Currency",
     "AsOfDate",
     "DueDate",
-    # The position register (issue 13), sorted first in the position's partition: the position
+    # The position register, sorted first in the position's partition: the position
     # page's headline figures, commitment and IRR come from it in the same Query.
     "Commitment",
     "Rollup",
@@ -32,7 +32,7 @@ POSITION_PROJECTION = (
     "UpdatedAt",
 )
 # Attributes the document list shows.
-# DocumentType (issue 15): the list shows and filters it from the index alone.
+# DocumentType: the list shows and filters it from the index alone.
 MONTH_PROJECTION = ("Title", "FundId", "AsOfDate", "Status", "Revision", "Currency", "UpdatedAt", "DocumentType")
 
 

@@ -365,7 +365,7 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         removed = maintenance.delete_partitions(
             [keys.document_pk(document_id), keys.audit_pk(document_id)], repository.gateway.table
         )
-        # the search items (issue 15) its document and entry named
+        # the search items its document and entry named
         search = [
             keys.search_keys(kind, target)
             for kind, target in (
@@ -377,7 +377,7 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         ]
         repository.gateway.batch_write((), delete_keys=search)
         removed += len(search)
-        # the position register its entry created (issue 13) and the fund catalog entry
+        # the position register its entry created and the fund catalog entry
         removed += maintenance.delete_partitions([keys.register_pk(position_id)], repository.gateway.table)
         repository.gateway.batch_write((), delete_keys=[keys.fund_catalog_keys("EXPLAIN")])
         log.debug("access-pattern explain removed %d throwaway items of %s", removed, document_id)

@@ -48,7 +48,7 @@ class BackfillCounts:
     updated: int = 0
     unchanged: int = 0
     skipped: int = 0  # not a fund entity (catalog, audit) or changed under us
-    search_keys: int = 0  # search items (re)written for the ids the fund items name (issue 15)
+    search_keys: int = 0  # search items (re)written for the ids the fund items name
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, **deltas: int) -> None:
@@ -213,7 +213,7 @@ def backfill_indexes(
     search_lock = threading.Lock()
 
     def put_search_items(items: list[dict[str, Any]]) -> None:
-        """The search items the page's ids need (issue 15), each put once a run, per page so an
+        """The search items the page's ids need, each put once a run, per page so an
         interrupted run keeps what it wrote; constant items, so a put is idempotent."""
         found: dict[tuple[str, str], dict[str, Any]] = {}
         for item in items:

@@ -1,4 +1,4 @@
-"""Keeping the position register true (issue 13): recompute every register from the entries
+"""Keeping the position register true: recompute every register from the entries
 (a maintenance Scan: never on a request path) and report or repair the differences.
 
 `verify_positions` reports; `verify_positions --repair` writes each register that differs (or is

@@ -33,7 +33,7 @@ def _entry(cls: type, document_id: str, as_of: date, position_id: str, amount: i
 
 
 def sample_entities() -> list[Any]:
-    # DocumentType is the one attribute beyond the seed's table (issue 15), on DOC001's copies and DOC002.
+    # DocumentType is the one attribute beyond the seed's table, on DOC001's copies and DOC002.
     doc1 = dict(
         document_id="DOC001",
         fund_id=FUND,
@@ -98,7 +98,7 @@ def sample_items() -> list[dict[str, Any]]:
     return [to_item(entity) for entity in sample_entities()]
 
 
-# The position register of the sample (issue 13): not among the seed's 14 items, written beside
+# The position register of the sample: not among the seed's 14 items, written beside
 # them. Commitments are consistent with the seed: DOC001 (2025-09-30) reports each position's
 # unfunded commitment after that document's call, so commitment = called through 2025-09-30 +
 # unfunded then: POSITION_1 500,000 + 1,500,000 = 2,000,000; POSITION_2 300,000 + 850,000 =

@@ -13,7 +13,7 @@ Shape, for N documents, M positions per fund, K superseded versions and F funds:
   its capital activity are kept under DOCUMENT#<date>#<rev> and CAPITAL_ACTIVITY#<date>#<rev>;
 - one month-catalog entry per month that has documents;
 - each position's entries in a document: a capital call, a distribution, an unfunded commitment
-  and a NAV statement (issue 13), coherent with the position's commitment: the calls of all of a
+  and a NAV statement, coherent with the position's commitment: the calls of all of a
   fund's documents add up to at most the commitment (each calls 20-100 % of commitment / D, D =
   the fund's document count), unfunded = commitment minus the expected calls to that month, NAV
   around the expected paid-in to that month;

@@ -25,15 +25,15 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
-    "axes",  # login throttling (issue 16)
-    "csp",  # Content-Security-Policy header (issue 16)
+    "axes",  # login throttling
+    "csp",  # Content-Security-Policy header
     "fundportal",
     "fundportal.perf",  # speed tricks, each behind its setting (FUNDPORTAL_SPEED_TRICKS=off: none)
     "documents",
     "positions",
     "funds",
-    "imports",  # notice import (issue 14)
-    "exports",  # XLSX/CSV exports and PDF statements (issue 14)
+    "imports",  # notice import
+    "exports",  # XLSX/CSV exports and PDF statements
 ]
 
 MIDDLEWARE = [

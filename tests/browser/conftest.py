@@ -39,7 +39,7 @@ def browser_page(request, monkeypatch) -> Iterator:
         context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.set_default_timeout(15_000)
-        # Every page a browser test visits must satisfy the Content-Security-Policy (issue 16):
+        # Every page a browser test visits must satisfy the Content-Security-Policy:
         # Chromium reports each violation on the console.
         violations: list[str] = []
         page.on(

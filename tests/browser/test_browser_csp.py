@@ -1,4 +1,4 @@
-"""Issue 16: the Content-Security-Policy is enforced by the browser, and the check every browser
+"""The Content-Security-Policy is enforced by the browser, and the check every browser
 test makes (no CSP violation on the console, tests/browser/conftest.py) does catch one."""
 
 from __future__ import annotations

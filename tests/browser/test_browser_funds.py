@@ -1,4 +1,4 @@
-"""The fund and investor pages in a real browser (issue 13): from a document to its fund, from
+"""The fund and investor pages in a real browser: from a document to its fund, from
 the fund to an investor, and back to a position; every figure from the position register."""
 
 from __future__ import annotations

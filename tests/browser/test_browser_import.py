@@ -1,4 +1,4 @@
-"""Issue 14 in a real browser: an editor uploads a notice, reads the preview (every row and the
+"""A real browser: an editor uploads a notice, reads the preview (every row and the
 totals), confirms, and lands on the new document; then downloads its XLSX export.
 
 Headless Debian chromium via Playwright (`browser_page`) against the live server on DynamoDB Local.

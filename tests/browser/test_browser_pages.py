@@ -1,4 +1,4 @@
-"""The analyst journey in a real browser (issue 4): sign in, list, DOC001, POSITION_1, CSV.
+"""The analyst journey in a real browser: sign in, list, DOC001, POSITION_1, CSV.
 
 Runs headless Debian chromium via Playwright against pytest-django's live server on DynamoDB
 Local with the seed sample. Set PAGE_SCREENSHOTS=<dir> to keep a screenshot of every page.
@@ -48,7 +48,7 @@ def test_analyst_follows_a_position_across_documents(local_sample, analyst_accou
     page, base = browser_page, live_server.url
     sign_in(page, base)
 
-    # The list shows every current document across months, newest first (issue 15).
+    # The list shows every current document across months, newest first.
     expect(page.locator("#document-list tbody tr").first).to_have_attribute("data-document", "DOC002")
     expect(page.get_by_role("link", name="DOC002")).to_be_visible()
     snapshot(page, "1-list")

@@ -1,4 +1,4 @@
-"""Phone width (issue 15): at 390 px no page scrolls sideways; wide tables scroll inside their
+"""Phone width: at 390 px no page scrolls sideways; wide tables scroll inside their
 own box and the chart keeps a legible scale. Headless Debian chromium, DynamoDB Local, the seed
 sample plus a 100-position document."""
 
@@ -24,8 +24,8 @@ PAGES = [
     "/documents/DOC001/positions/POSITION_1/",
     "/documents/DOC001/history/",
     "/positions/POSITION_1/",
-    "/funds/FUND_A/",  # issue 13's fund page
-    "/investors/INVESTOR_1/",  # issue 13's investor page
+    "/funds/FUND_A/",  # the fund page
+    "/investors/INVESTOR_1/",  # the investor page
 ]
 
 

@@ -1,4 +1,4 @@
-"""Analyst writes in a real browser (issue 5): an editor records a capital call for a new
+"""Analyst writes in a real browser: an editor records a capital call for a new
 position in DOC001 and sees the new totals; a viewer sees no edit controls and gets 403.
 
 Headless Debian chromium via Playwright (`browser_page` in conftest) against the live server

@@ -79,7 +79,7 @@ def test_pages_section_knows_the_page_urls():
 
 
 def test_data_io_section_imports_and_exports(local_backend):
-    """Issue 14's bench section at toy sizes: the import lands every row, the workbook is built."""
+    """The bench section at toy sizes: the import lands every row, the workbook is built."""
     from bench import data_io
 
     result = data_io.run(local_backend.endpoint, rows=30, positions=5, trials=1, warmup=0)
@@ -91,7 +91,7 @@ def test_data_io_section_imports_and_exports(local_backend):
 
 
 def test_fund_page_bench_data_is_one_query(local_backend):
-    """Issue 13: the bench's fund (registers of N positions) is read by the fund page's one Query."""
+    """The bench's fund (registers of N positions) is read by the fund page's one Query."""
     pages.load_fund(local_backend.endpoint, local_backend.table, 30)
     cost = pages.fund_query_cost(local_backend.table)
     assert (cost["requests"], cost["operations"], cost["items"]) == (1, ["Query"], 30)

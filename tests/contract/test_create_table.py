@@ -56,7 +56,7 @@ def test_drift_is_reported_and_exits_non_zero(backend, settings):
     with pytest.raises(CommandError, match="differs from the definition"):
         call_command("create_table", check=True, stdout=io.StringIO(), stderr=err)
     assert "GSI_Position_Document projection is KEYS_ONLY" in err.getvalue()
-    # Without --check, create_table upgrades the index (issue 13): recreated with the projection.
+    # Without --check, create_table upgrades the index: recreated with the projection.
     out = io.StringIO()
     call_command("create_table", stdout=out)
     assert "recreating index GSI_Position_Document" in out.getvalue()

@@ -1,4 +1,4 @@
-"""Issue 15 on both backends: the documents list walks the month-sharded index newest first
+"""Both backends: the documents list walks the month-sharded index newest first
 across months (every current document exactly once, bounded Queries a page, no Scan), and the
 search items find ids in any case, exact or by prefix, with one Query."""
 

@@ -1,4 +1,4 @@
-"""Notice imports (issue 14) on moto and DynamoDB Local: a good file, every kind of bad row
+"""Notice imports on moto and DynamoDB Local: a good file, every kind of bad row
 (nothing written), an interrupted import re-run, a file mixing currencies. Files stay small here
 (moto copies the table on every transaction); the 300-row file runs on DynamoDB Local."""
 
@@ -51,7 +51,7 @@ def test_a_good_file_creates_the_document_with_exact_totals_and_an_audit_entry(b
     assert audit.action == "import" and audit.user == "importer"
     assert audit.changes["file"] == [None, "notice.csv"] and audit.changes["rows"] == [None, 12]
     assert audit.changes["checksum"][1] == result.checksum and len(result.checksum) == 64
-    # The register (issue 13) holds the same roll-up as the entries, per position.
+    # The register holds the same roll-up as the entries, per position.
     register = RegisterRepository().get("NP_001")
     assert (register.fund_id, register.investor_id, register.revision) == ("FUND_N", "NI_001", 1)
     (figures,) = register.figures()

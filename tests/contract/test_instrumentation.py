@@ -29,7 +29,7 @@ def test_collector_records_operation_index_items_units_and_ms(sample, repo, posi
         repo.position_in_document("DOC001", "POSITION_2")
     query, index_query, get, batch = requests.records
     assert (query.operation, query.index, query.items, query.key_condition) == ("Query", None, 10, "PK = :pk")
-    # the position register (issue 13) sorts first, then the 5 entries
+    # the position register sorts first, then the 5 entries
     assert (index_query.operation, index_query.index, index_query.items) == ("Query", POSITION_INDEX, 6)
     assert (get.operation, get.index, get.items) == ("GetItem", None, 1)
     assert (batch.operation, batch.items) == ("BatchGetItem", 3)

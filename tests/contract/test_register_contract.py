@@ -1,4 +1,4 @@
-"""The position register on both backends (issue 13): kept in the entry transactions, one
+"""The position register on both backends: kept in the entry transactions, one
 request per read pattern, mismatches refused with nothing written, verify/repair, and
 create_table upgrading an existing table's changed index."""
 

@@ -46,7 +46,7 @@ RESTATED_ON = date(2025, 10, 5)
 
 def amounts(row: PositionInDocument) -> tuple[Decimal | None, ...]:
     """(capital call, distribution, unfunded commitment) amounts of a position in a document (the
-    seed's three kinds; NAV, issue 13, is asserted by test_register_contract)."""
+    seed's three kinds; NAV is asserted by test_register_contract)."""
     return tuple(e.amount if (e := row.get(kind)) is not None else None for kind in POSITION_KINDS[:3])
 
 

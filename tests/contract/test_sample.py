@@ -86,7 +86,7 @@ def test_if_empty_does_not_reload(sample):
 
 
 def test_sample_adds_exactly_the_documented_register_items(sample):
-    """Beside the seed's 14 fund items (issue 13): POSITION_1/POSITION_2's registers (in the fund,
+    """Beside the seed's 14 fund items: POSITION_1/POSITION_2's registers (in the fund,
     position and investor indexes) and FUND_A's funds-catalog entry; commitments 2,000,000 and
     1,150,000 (README)."""
     items = [from_item(i) for i in call("Scan", TableName=sample.table)["Items"]]

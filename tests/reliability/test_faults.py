@@ -85,7 +85,7 @@ def test_transient_throttling_is_absorbed_by_retries(local_sample):
 
 def test_pages_answer_503_naming_the_problem_when_throttled(local_sample, analyst_client, staff_client, caplog):
     """The page says it in plain words; the cause is logged and shown to staff on /healthz only
-    (issue 16: no internals on public pages)."""
+    (no internals on public pages)."""
     with inject(always(throttled)):
         page = analyst_client.get("/documents/DOC001/")
         health = staff_client.get("/healthz")

@@ -1,4 +1,4 @@
-"""Notice imports (issue 14) under concurrency, on DynamoDB Local with real threads: web users
+"""Notice imports under concurrency, on DynamoDB Local with real threads: web users
 recording entries for the positions being imported lose nothing (the registers are written
 conditioned on the revision read and retried), and two runs of the same file at once land it
 once (same run record, same items, each register counted once, one publication)."""

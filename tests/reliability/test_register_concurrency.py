@@ -1,4 +1,4 @@
-"""8 writers recording entries for the positions of one fund at once, on DynamoDB Local (issue 13):
+"""8 writers recording entries for the positions of one fund at once, on DynamoDB Local:
 every entry lands, the register of each position equals its entries recomputed (no lost update,
 whatever TransactionConflicts and register retries happened), and verify_positions is clean."""
 

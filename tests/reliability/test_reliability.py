@@ -108,7 +108,7 @@ def test_pages_503_while_dynamodb_is_down_and_recover_by_themselves(editor_clien
         for path in needs_dynamodb:
             status, _, body = down[path]
             assert status == 503, f"{path} answered {status} with DynamoDB down"
-            assert "Temporarily unavailable" in body, path  # plain words; the cause is logged (issue 16)
+            assert "Temporarily unavailable" in body, path  # plain words; the cause is logged
             assert "Traceback" not in body and "botocore" not in body and "reliability_test" not in body, path
         health = editor_client.get("/healthz")
         assert health.status_code == 503

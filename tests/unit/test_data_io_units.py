@@ -1,4 +1,4 @@
-"""Issue 14 without DynamoDB: typed amounts per currency, the notice reader and the validation
+"""Without DynamoDB: typed amounts per currency, the notice reader and the validation
 rules, and the CSV/XLSX writers' cell handling."""
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from fundportal.dynamo import keys
 from fundportal.messages import describe
 
 ID_ALPHABET = string.ascii_letters + string.digits + "_.-"
-# Not only dots: '.' and '..' are path segments no URL can address (issue 16).
+# Not only dots: '.' and '..' are path segments no URL can address.
 valid_ids = st.text(alphabet=ID_ALPHABET, min_size=1, max_size=64).filter(lambda s: s.strip("."))
 kinds = st.sampled_from(list(Kind))
 position_kinds = st.sampled_from(POSITION_KINDS)
@@ -323,7 +323,7 @@ def test_malformed_version_ids_are_invalid(bad):
 
 @pytest.mark.parametrize("value", [".", "..", "...", "." * 64])
 def test_ids_of_only_dots_are_refused(value):
-    """Issue 16: a document '.' or '..' could be created but never opened (the URL collapses)."""
+    """A document '.' or '..' could be created but never opened (the URL collapses)."""
     with pytest.raises(InvalidId) as raised:
         validate_id(value, "document id")
     assert "not only dots" in describe(raised.value)

@@ -1,4 +1,4 @@
-"""Issue 16, item 9: the newcomer and production path (settings, scripts, README, docs)."""
+"""The newcomer and production path (settings, scripts, README, docs)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15: natural order of ids and the document page's sorting and filtering (no DynamoDB)."""
+"""Natural order of ids and the document page's sorting and filtering (no DynamoDB)."""
 
 from __future__ import annotations
 

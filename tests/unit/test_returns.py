@@ -1,4 +1,4 @@
-"""Issue 13's figures, hand-computed: NAV (latest rule), % called, RVPI, TVPI, IRR, and the
+"""The figures, hand-computed: NAV (latest rule), % called, RVPI, TVPI, IRR, and the
 register's add/remove/recount arithmetic (no DynamoDB)."""
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def test_fund_totals_sum_navs_per_currency():
 
 
 def test_synthetic_positions_are_coherent_with_their_commitments():
-    """seed_demo's synthetic data (issue 13): several funds and investors, a register per position
+    """seed_demo's synthetic data: several funds and investors, a register per position
     with its commitment, NAV statements, and called <= commitment."""
     from fundportal.domain.model import PositionRegister
     from fundportal.ops.synthetic import SyntheticSpec, generate

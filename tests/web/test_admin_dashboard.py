@@ -88,7 +88,7 @@ def test_unreachable_dynamodb_is_a_503_page(staff_client, settings, name, caplog
     settings.DYNAMODB_MAX_ATTEMPTS = 1
     response = staff_client.get(url(name), {"document": "DOC001"} if name == "explorer" else {})
     assert response.status_code == 503
-    assert "cannot be reached right now" in response.content.decode()  # plain words (issue 16)...
+    assert "cannot be reached right now" in response.content.decode()  # plain words...
     assert any("cannot reach DynamoDB" in r.getMessage() for r in caplog.records)  # ...the cause in the log
 
 

@@ -277,7 +277,7 @@ def test_backfill_fixes_corrupted_index_keys_and_is_idempotent(sample):
     out = run("backfill_indexes", segments=3)
     # 14 fund items (2 fixed) + month-catalog entries and the 7 search keys (DOC001, DOC002,
     # POSITION_1/2, FUND_A, INVESTOR_1/2), skipped; the search keys the fund items name are put
-    # again (idempotent puts, issue 15).
+    # again (idempotent puts).
     assert "updated 2, unchanged 12," in out
     assert "search keys written 7" in out
     fixed = raw_item(sample.table, "DOC001", "CAPITAL_CALL#POSITION_1")
@@ -343,12 +343,12 @@ def test_seed_demo_synthetic_is_deterministic_and_idempotent(backend):
     out = run("seed_demo", **SMALL, workers=backend.workers(4))
     spec = SyntheticSpec(**SMALL)
     # 5 documents x (current + 2 superseded document and activity copies + 4 positions x 4 entries) + months
-    # + per fund (2): its catalog entry and 4 positions' registers (issue 13)
+    # + per fund (2): its catalog entry and 4 positions' registers
     months = len({spec.as_of(n).replace(day=1) for n in range(1, 6)})
     assert spec.item_count == 5 * (6 + 16) + months + 2 * (1 + 4)
     assert f"Loaded {spec.item_count} items" in out
     first = _fund_snapshot(backend.table)
-    # + one search key per document, position, fund and investor id (issue 15)
+    # + one search key per document, position, fund and investor id
     assert len([item for item in first if ("EntityType", "SearchKey") not in item]) == spec.item_count
     run("seed_demo", **SMALL, workers=backend.workers(4))  # same seed, same keys: overwritten, nothing added
     assert _fund_snapshot(backend.table) == first

@@ -1,4 +1,4 @@
-"""Issue 14 on the web (moto): the import pages (editors only; upload → preview → confirm), the
+"""On the web (moto): the import pages (editors only; upload → preview → confirm), the
 templates, XLSX/CSV exports read back and compared with the pages' figures, the statement PDF,
 and forms that accept thousands separators."""
 

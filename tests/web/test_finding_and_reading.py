@@ -1,4 +1,4 @@
-"""Issue 15 pages on moto: the documents list across months, search that finds documents,
+"""Pages on moto: the documents list across months, search that finds documents,
 positions, funds and investors in any case, a 100-position document that is sortable and
 filterable in one Query, document types, and search keys backfilled on an older table."""
 

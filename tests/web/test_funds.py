@@ -1,4 +1,4 @@
-"""Funds, investors and the position register on the pages (issue 13): request counts, the seed
+"""Funds, investors and the position register on the pages: request counts, the seed
 sample's figures, links, mismatched fund/investor refused with nothing written, commitment."""
 
 from __future__ import annotations

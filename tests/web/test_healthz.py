@@ -29,7 +29,7 @@ def test_healthz_dynamodb_down(staff_client, settings):
 
 
 def test_healthz_tells_anonymous_callers_the_status_only(client, backend, db):
-    """Issue 16: the table name and item count are not for the world."""
+    """The table name and item count are not for the world."""
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
@@ -46,7 +46,7 @@ def test_healthz_anonymous_unavailable_has_no_reason(client, settings, db):
 
 
 def test_healthz_answers_head(client, backend, db):
-    """Issue 16: load balancers probe with HEAD (was 405)."""
+    """Load balancers probe with HEAD (was 405)."""
     response = client.head("/healthz")
     assert response.status_code == 200
     assert client.post("/healthz").status_code == 405

@@ -1,4 +1,4 @@
-"""Issue 16: login throttling (django-axes) on the site login and the admin login.
+"""Login throttling (django-axes) on the site login and the admin login.
 
 Before: 40 wrong passwords in a row were all answered 200 and the right one then signed in.
 Now: after AXES_FAILURE_LIMIT failures for one username from one address, that pair is locked

@@ -1,4 +1,4 @@
-"""View tests for the analyst pages (issue 4) on the seed sample, on moto and DynamoDB Local.
+"""View tests for the analyst pages on the seed sample, on moto and DynamoDB Local.
 
 Seed figures: DOC001 (as of 2025-09-30) calls POSITION_1 500,000 and POSITION_2 300,000;
 DOC002 (2025-12-31) calls POSITION_1 750,000. POSITION_1 has called 1,250,000 and received
@@ -100,7 +100,7 @@ def test_position_cursor_keeps_the_position_and_carries_figures(sample):
     cursor = first.next_cursor({"called": "1250000"})
     second = positions.page("POSITION_1", cursor=cursor, limit=2)
     assert second.carried == {"called": "1250000"}
-    # The register (issue 13) is the first item of the first page; then kind, then document order.
+    # The register is the first item of the first page; then kind, then document order.
     assert first.register is not None and [e.document_id for e in first.entries] == ["DOC001"]
     assert [(e.kind.value, e.document_id) for e in second.entries] == [
         ("CAPITAL_CALL", "DOC002"),
@@ -123,7 +123,7 @@ def test_anonymous_users_are_sent_to_sign_in(client, url):
 
 
 def test_document_list_shows_every_month_newest_first(sample, analyst_client, django_assert_dynamodb_requests):
-    # month catalog + the two month partitions (issue 15: the list walks months newest first)
+    # month catalog + the two month partitions (the list walks months newest first)
     with django_assert_dynamodb_requests(3, ["Query", "Query", "Query"]):
         response = analyst_client.get("/documents/")
     html = response.content.decode()
@@ -426,7 +426,7 @@ def test_editors_edit_a_row_on_the_document_page_and_each_entry_on_the_position_
     editor = django_user_model.objects.create_user("editor", password="editor-pass-123")
     editor.groups.add(Group.objects.get(name=EDITORS_GROUP))
     client.force_login(editor)
-    # Issue 15: the document page has one "Edit" link a row (to the position in the document,
+    # The document page has one "Edit" link a row (to the position in the document,
     # where Change and Remove live), not Change/Remove in every cell.
     document = client.get("/documents/DOC001/")
     assertContains(document, ">Edit</a>", count=2)
@@ -517,7 +517,7 @@ def test_pages_say_503_when_dynamodb_is_unreachable(local_backend, analyst_clien
     settings.DYNAMODB_ENDPOINT_URL = "http://127.0.0.1:9"  # nothing listens on the discard port
     response = analyst_client.get(url)
     assertContains(response, "Temporarily unavailable", status_code=503)
-    assertNotContains(response, "cannot reach DynamoDB", status_code=503)  # the cause is for the log (issue 16)
+    assertNotContains(response, "cannot reach DynamoDB", status_code=503)  # the cause is for the log
 
 
 # --- request footer -----------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Analyst writes (issue 5): forms, permissions, create, position entries, restatements with
+"""Analyst writes: forms, permissions, create, position entries, restatements with
 optimistic locking, and the audit trail. Runs on moto and on DynamoDB Local (`sample`)."""
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_viewer_sees_no_edit_controls_and_editor_does(sample, analyst_client, ed
     for control in ("Record an entry", "Restate", 'class="edit-link" href="/documents/DOC001/positions/POSITION_1/"'):
         assert control not in viewer_page
         assert control in editor_page
-    # Issue 15: each entry's Change/Remove live on the position-in-document page the row's "Edit" opens.
+    # Each entry's Change/Remove live on the position-in-document page the row's "Edit" opens.
     viewer_position = analyst_client.get(url("position", document_id="DOC001", position_id="POSITION_1")).content
     editor_position = editor_client.get(url("position", document_id="DOC001", position_id="POSITION_1")).content
     for control in ("/entries/capital_call/POSITION_1/edit/", "/delete/"):
@@ -353,7 +353,7 @@ def test_entry_changed_since_read_is_a_conflict(sample, monkeypatch):
     """The entry write is conditioned on the values the audit item records as 'before'."""
     repo = sample.repository
     entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
-    original_read = DocumentRepository.load_for_entry_with_register  # the write's one read (issue 13)
+    original_read = DocumentRepository.load_for_entry_with_register  # the write's one read
     raced = []
 
     def read_then_colleague_writes(self, document_id, kind, position_id):
@@ -494,7 +494,7 @@ def test_each_write_costs_the_documented_requests(sample, editor_client, django_
         assert editor_client.post(url("entry_add", document_id="DOC001"), ENTRY).status_code == 302
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(url("restate", document_id="DOC001"), restate_data(2)).status_code == 302
-    # the entry and its position register (issue 13) in one consistent BatchGetItem
+    # the entry and its position register in one consistent BatchGetItem
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(entry_url("entry_delete")).status_code == 302
     data = {"document_id": "DOC003", "title": "N", "fund_id": "F", "as_of_date": "2025-10-31", "currency": "USD"}

@@ -1,4 +1,4 @@
-"""Reads for the documents list and search (issue 15): the month-sharded index of current
+"""Reads for the documents list and search: the month-sharded index of current
 documents walked newest first, one month partition a Query, and the normalised search items.
 Filtering and paging rules live in `documents.list_selectors`."""
 

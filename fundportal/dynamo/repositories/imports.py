@@ -156,7 +156,7 @@ class ImportRepository:
         return found
 
     def registers(self, position_ids: Iterable[str], workers: int = 1) -> dict[str, Any]:
-        """The position registers among `position_ids` (issue 13): BatchGetItem of 100 keys, the
+        """The position registers among `position_ids`: BatchGetItem of 100 keys, the
         requests spread over `workers` threads."""
         from fundportal.domain.model import PositionRegister
 
@@ -205,9 +205,9 @@ class ImportRepository:
         return self.gateway.batch_write(itertools.chain(items, extra), workers=workers, progress=progress)
 
     def catalog_items(self, entries: Iterable[PositionEntry], fund_ids: Iterable[str]) -> list[dict[str, Any]]:
-        """The constant items of newly registered positions: the search items (issue 15) of their
-        positions and investors (a fund's comes with its documents) and the funds catalog entries
-        (issue 13), each once."""
+        """The constant items of newly registered positions: the search items of their
+        positions and investors (a fund's comes with its documents) and the funds catalog entries,
+        each once."""
         from ..mapping import FundCatalogEntry
 
         unique: dict[tuple[str, str], dict[str, Any]] = {}

@@ -26,7 +26,7 @@ class PositionPage:
     entries: list[PositionEntry]
     carried: dict[str, Any]
     _last_key: dict[str, Any] | None
-    # The position register (issue 13): sorted first in the partition, so on the first page of
+    # The position register: sorted first in the partition, so on the first page of
     # an unfiltered Query; None on later pages, with a kind filter, or for an unregistered position.
     register: PositionRegister | None = None
     # Where this page started (None on page 1): the short back-reference of the next cursor.

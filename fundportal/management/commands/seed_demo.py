@@ -160,7 +160,7 @@ class Command(DynamoCommand):
         items = sample_items()
         months = {e.as_of_date for e in sample_entities() if getattr(e, "latest", False) and e.as_of_date}
         catalog_items = [to_item(MonthCatalogEntry(month)) for month in sorted(months)]
-        repository.bulk_load(items + catalog_items + sample_register_items(), workers=1)  # + registers (issue 13)
+        repository.bulk_load(items + catalog_items + sample_register_items(), workers=1)  # + registers
         searched = DocumentListRepository().put_search_items(s for item in items for s in search_items_of_item(item))
         self.stdout.write(
             self.style.SUCCESS(

@@ -1,4 +1,4 @@
-"""Issue 16 on DynamoDB Local (real ClientRequestToken semantics): double submissions racing
+"""On DynamoDB Local (real ClientRequestToken semantics): double submissions racing
 the first write, and 200 replies that are not DynamoDB's."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def token() -> str:
 
 
 def _first_read() -> str:
-    """The service's first read of an entry write (with the position register since issue 13)."""
+    """The service's first read of an entry write (with the position register)."""
     return next(n for n in ("load_for_entry_with_register", "load_for_entry") if hasattr(DocumentRepository, n))
 
 

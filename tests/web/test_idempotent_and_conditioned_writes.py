@@ -1,4 +1,4 @@
-"""Issue 16, items 1, 2 and 6: idempotency that compares, writes conditioned on the revision the
+"""Idempotency that compares, writes conditioned on the revision the
 user saw, and ids/dates refused. Each test reproduces a finding of the outside review."""
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def test_double_submitted_create_is_success_not_already_exists(sample, editor_cl
         "as_of_date": "2025-12-31",
         "currency": "USD",
         "status": "Active",
-        "document_type": "other",  # a field of issue 13's document types (ignored without it)
+        "document_type": "other",  # a field of the document types (ignored without it)
         "request_token": _hidden(page, "request_token"),
     }
     assert editor_client.post(reverse("documents:create"), data).status_code == 302

@@ -1,4 +1,4 @@
-"""Issue 16, items 4, 5, 7 (via the 503 page), 8 and 10 on moto: the per-request DynamoDB time
+"""The per-request DynamoDB time
 budget, bounded expiring page cursors, the plain 503 page, the Content-Security-Policy and the
 request log shared by every worker."""
 
@@ -209,7 +209,7 @@ def test_templates_have_no_inline_scripts_styles_or_handlers():
 
     root = Path(__file__).resolve().parents[2] / "templates"
     offenders = []
-    # Rendered to PDF by WeasyPrint, never served to a browser (issue 14's statements).
+    # Rendered to PDF by WeasyPrint, never served to a browser (the statements).
     not_pages = {"jinja2/exports/statement.html"}
     for path in root.rglob("*.html"):
         if str(path.relative_to(root)) in not_pages:
