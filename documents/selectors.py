@@ -76,7 +76,7 @@ def entry_cell(entry: PositionEntry, url: Callable[..., str] | None = None) -> E
 def cells(row: PositionInDocument, url: Callable[..., str] | None = None) -> list[EntryCell | None]:
     """The kinds in column order; None where the position has no entry of that kind. With `url`
     (a `memo_reverse()`, one per page), each cell carries its Change/Remove URLs."""
-    return [entry_cell(entry, url) if (entry := row.get(kind)) is not None else None for kind in POSITION_KINDS]
+    return [entry_cell(held, url) if (held := row.get(kind)) is not None else None for kind in POSITION_KINDS]
 
 
 @dataclass(slots=True)
