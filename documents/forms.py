@@ -64,7 +64,8 @@ class AmountField(forms.DecimalField):
 
     GROUPED = re.compile(r"\s*\d{1,3}(?:,\d{3})+(?:\.\d*)?\s*")
 
-    def to_python(self, value: Any) -> Decimal | None:
+    # DecimalField subclasses IntegerField in Django; django-stubs ignore the same override on it.
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         if isinstance(value, str) and self.GROUPED.fullmatch(value):
             value = value.replace(",", "").strip()
         return super().to_python(value)
@@ -143,7 +144,8 @@ class CreateDocumentForm(SubmissionTokenMixin, forms.Form):
         return document_id
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (the stubs allow None)
+        data = self.cleaned_data
         if data.get("activity_status") and data.get("activity_amount") is None:
             self.add_error("activity_amount", "Give the capital activity amount, or leave its status empty.")
         return data
@@ -272,7 +274,8 @@ class DateRangeQueryForm(forms.Form):
         return self.PARAMETERS.get(field_name, field_name)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (the stubs allow None)
+        cleaned = self.cleaned_data
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and start > end:
             first, last = (self.fields["start"].label or "from").lower(), (self.fields["end"].label or "to").lower()

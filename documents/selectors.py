@@ -83,7 +83,7 @@ def entry_cell(entry: PositionEntry, *, editable: bool = False) -> EntryCell:
 def cells(row: PositionInDocument, *, editable: bool = False) -> list[EntryCell | None]:
     """The kinds in column order; None where the position has no entry of that kind."""
     return [
-        entry_cell(entry, editable=editable) if (entry := row.get(kind)) is not None else None
+        entry_cell(held, editable=editable) if (held := row.get(kind)) is not None else None
         for kind in POSITION_KINDS
     ]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -83,7 +84,7 @@ def read_rows(data: bytes, filename: str) -> list[RawRow]:
     return rows
 
 
-def _csv(data: bytes):
+def _csv(data: bytes) -> Iterator[Sequence[object]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -91,7 +92,7 @@ def _csv(data: bytes):
     return iter(csv.reader(io.StringIO(text, newline="")))
 
 
-def _xlsx(data: bytes):
+def _xlsx(data: bytes) -> Iterator[Sequence[object]]:
     from openpyxl import load_workbook
 
     try:

@@ -19,6 +19,7 @@ row's result and, when no row is bad, what to write. Rules:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -191,7 +192,7 @@ def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
     return Parsed(**out), []
 
 
-def _date(text: str, column: str, required: bool, bad) -> date | None:
+def _date(text: str, column: str, required: bool, bad: Callable[[str, str], None]) -> date | None:
     text = text.strip()
     if not text:
         if required:
@@ -284,7 +285,9 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
     return validation
 
 
-def _plans(parsed: list[tuple[RowResult, Parsed]], headers: dict[str, tuple[int, Parsed]], known: Known):
+def _plans(
+    parsed: list[tuple[RowResult, Parsed]], headers: dict[str, tuple[int, Parsed]], known: Known
+) -> list[DocumentPlan]:
     plans: dict[str, DocumentPlan] = {}
     for document_id, (_, p) in headers.items():
         stored = known.documents.get(document_id)

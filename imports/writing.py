@@ -89,7 +89,9 @@ def new_register(position_id: str, first: PositionEntry) -> PositionRegister:
     return PositionRegister(position_id, first.fund_id, first.investor_id, currency=first.currency)
 
 
-def parallel(work: Callable[[Any], int], tasks: list[Any], workers: int, progress: Callable[[int], None] | None):
+def parallel(
+    work: Callable[[Any], int], tasks: list[Any], workers: int, progress: Callable[[int], None] | None
+) -> None:
     """Run `work` over `tasks` on up to `workers` threads (each in a copy of this context, so its
     requests reach the caller's collectors), reporting each task's count to `progress`."""
     if workers <= 1 or len(tasks) <= 1:

@@ -38,14 +38,19 @@ def from_carry(data: dict[str, Any]) -> Figures:
         raise ValueError("malformed carried figures: values are strings or null")
     try:
         code = currency_code(text["currency"])
-        amounts = [money(Decimal(text[name]), code) for name in AMOUNT_FIELDS]
+        called_settled, called_pending, distributed_settled, distributed_pending = (
+            money(Decimal(text[name]), code) for name in AMOUNT_FIELDS
+        )
         if "unfunded" not in text:
             if any(name in text for name in _RANK):
                 raise ValueError("an unfunded rank without an unfunded amount")
-            return Figures(code, *amounts)
+            return Figures(code, called_settled, called_pending, distributed_settled, distributed_pending)
         as_of = date.fromisoformat(text["unfunded_as_of"]) if "unfunded_as_of" in text else None
         at = datetime.fromisoformat(text["unfunded_updated_at"]) if "unfunded_updated_at" in text else None
         key = (as_of or date.min, aware(at), text["unfunded_document_id"])
-        return Figures(code, *amounts, money(Decimal(text["unfunded"]), code), as_of, key)
+        unfunded = money(Decimal(text["unfunded"]), code)
+        return Figures(
+            code, called_settled, called_pending, distributed_settled, distributed_pending, unfunded, as_of, key
+        )
     except (KeyError, TypeError, InvalidOperation) as exc:
         raise ValueError(f"malformed carried figures: {exc!r}") from None

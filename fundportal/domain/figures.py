@@ -355,19 +355,36 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
         group = by_currency[code]
         # Every Figures checked its amounts' currency when built: the group's amounts are all
         # `code`, so their Decimals are added and the sum made Money once.
-        amounts = [money(sum(getattr(f, name).amount for f in group), code) for name in AMOUNT_FIELDS]
-        valued = [f for f in group if f.nav is not None]
-        nav: dict[str, Any] = {}
-        if valued:  # every position has its own NAV: the total is their sum, as of the latest date
-            nav = {
-                "nav": money(sum(f.nav.amount for f in valued), code),
-                "nav_as_of": max((f.nav_as_of for f in valued if f.nav_as_of), default=None),
-            }
-        committed = [f for f in group if f.unfunded is not None]
-        if not committed:
-            totals.append(Figures(code, *amounts, **nav))
-            continue
-        unfunded = money(sum(f.unfunded.amount for f in committed), code)
-        as_of = max((f.unfunded_as_of for f in committed if f.unfunded_as_of), default=None)
-        totals.append(Figures(code, *amounts, unfunded, as_of, **nav))
+        called_settled, called_pending, distributed_settled, distributed_pending = (
+            money(_sum(getattr(f, name).amount for f in group), code) for name in AMOUNT_FIELDS
+        )
+        # Every position has its own NAV and commitment: a total is their sum, as of the latest date.
+        navs = [(f.nav, f.nav_as_of) for f in group if f.nav is not None]
+        unfundeds = [(f.unfunded, f.unfunded_as_of) for f in group if f.unfunded is not None]
+        nav, nav_as_of = _total(navs, code)
+        unfunded, unfunded_as_of = _total(unfundeds, code)
+        totals.append(
+            Figures(
+                code,
+                called_settled,
+                called_pending,
+                distributed_settled,
+                distributed_pending,
+                unfunded,
+                unfunded_as_of,
+                nav=nav,
+                nav_as_of=nav_as_of,
+            )
+        )
     return totals
+
+
+def _sum(amounts: Iterable[Decimal]) -> Decimal:
+    return sum(amounts, Decimal(0))
+
+
+def _total(dated: list[tuple[Money, date | None]], code: str) -> tuple[Money | None, date | None]:
+    """The sum of `dated` amounts of `code`, as of their latest date; (None, None) for none."""
+    if not dated:
+        return None, None
+    return money(_sum(value.amount for value, _ in dated), code), max((on for _, on in dated if on), default=None)

@@ -213,7 +213,7 @@ class PositionRegister:
     currency: str = "USD"
     commitment: Decimal | None = None
     revision: int = 0  # 0: not stored yet
-    rollup: dict[str, dict[str, Any]] = None  # None: empty (made {} on creation)
+    rollup: dict[str, dict[str, Any]] = field(default_factory=dict)
     updated_at: datetime | None = None
     updated_by: str | None = ""
     # Imports (markers) whose new-document entries are counted and not yet published: an import
@@ -226,7 +226,7 @@ class PositionRegister:
         validate_id(self.position_id, "position id")
         validate_id(self.fund_id, "fund id")
         validate_id(self.investor_id, "investor id")
-        if self.rollup is None:
+        if self.rollup is None:  # the store passes None for an item kept without a roll-up
             object.__setattr__(self, "rollup", {})
 
     def builder(self) -> FiguresBuilder:

@@ -10,6 +10,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Django's cache is imported when first used, not with this module
+    from django.core.cache.backends.base import BaseCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +123,7 @@ class PageLogBuffer:
         self._lock = threading.Lock()
 
     @property
-    def _cache(self):
+    def _cache(self) -> BaseCache:
         from django.core.cache import caches
 
         return caches[self.cache_alias]

@@ -111,19 +111,22 @@ def upgrade(name: str | None = None, wait_seconds: float = 600, log: Callable[[s
         if live is not None:
             note(f"recreating index {index.name}: its keys or projection differ from the definition")
             gateway.update_table(GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": index.name}}])
-            gone = index.name
-            _wait(name, lambda s, gone=gone: all(i["IndexName"] != gone for i in s.indexes), deadline, "index deletion")
+            _wait(name, _index_gone(index.name), deadline, "index deletion")
         else:
             note(f"creating missing index {index.name}")
         gateway.update_table(**attributes, GlobalSecondaryIndexUpdates=[{"Create": index.to_api()}])
-        made = index.name
-        _wait(
-            name,
-            lambda s, made=made: s.active and any(i["IndexName"] == made for i in s.indexes),
-            deadline,
-            "index creation",
-        )
+        _wait(name, _index_active(index.name), deadline, "index creation")
     return done
+
+
+def _index_gone(index: str) -> Callable[[TableStatus], bool]:
+    """Whether a status no longer lists `index` (its deletion finished)."""
+    return lambda status: all(i["IndexName"] != index for i in status.indexes)
+
+
+def _index_active(index: str) -> Callable[[TableStatus], bool]:
+    """Whether a status shows the table active with `index` in it (its creation finished)."""
+    return lambda status: status.active and any(i["IndexName"] == index for i in status.indexes)
 
 
 def delete(name: str | None = None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -60,11 +61,12 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
         params.setdefault("ReturnConsumedCapacity", "TOTAL")
     method = getattr(client, _snake(operation))
     started = time.perf_counter()
-    response: dict = {}
+    reply: Mapping[str, Any] = {}  # what was answered, a success or a refusal
     try:
-        response = method(**params)
+        response: dict[str, Any] = method(**params)
+        reply = response
     except ClientError as error:
-        response = error.response  # a refused call is still a request (and may carry its capacity)
+        reply = error.response  # a refused call is still a request (and may carry its capacity)
         raise _typed(operation, params, error) from error
     except BotoCoreError as error:
         log.error("DynamoDB %s could not be reached: %s", operation, error)
@@ -76,8 +78,8 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
     finally:
         # Recorded whether it succeeded or not: failed calls (conditional check failed,
         # cancelled transactions, unreachable store) count like any other request.
-        if isinstance(response, dict):
-            _record(operation, index, key_condition, response, (time.perf_counter() - started) * 1000)
+        if isinstance(reply, dict):
+            _record(operation, index, key_condition, reply, (time.perf_counter() - started) * 1000)
     check_reply(operation, response, counting=params.get("Select") == "COUNT")
     return response
 
@@ -133,8 +135,9 @@ def check_reply(operation: str, response: Any, *, counting: bool = False) -> Non
         raise StoreUnavailable(f"unexpected reply to {operation} ({problem})")
 
 
-def _typed(operation: str, params: dict[str, Any], error: ClientError) -> DataLayerError:
-    """The one place a botocore ClientError becomes a typed error."""
+def _typed(operation: str, params: dict[str, Any], error: ClientError) -> DataLayerError | IdempotencyMismatch:
+    """The one place a botocore ClientError becomes a typed error (a transport one, or the
+    domain's IdempotencyMismatch for a request token reused with other values)."""
     details = error.response.get("Error", {})
     code, message = details.get("Code", ""), details.get("Message", "")
     if code in UNAVAILABLE_CODES:

@@ -294,7 +294,12 @@ class UnitOfWork:
                 item = self.gateway.get(subject.key, consistent=True)
                 if item and item.get(REQUEST_TOKEN) == self.token and item.get(REQUEST_HASH) == self.request_hash:
                     raise AlreadyApplied(entity_of(item))
-            elif subject is not None and audit is not None and self.removed(audit.document_id, audit.action):
+            elif (
+                subject is not None
+                and audit is not None
+                and audit.document_id is not None
+                and self.removed(audit.document_id, audit.action)
+            ):
                 raise AlreadyApplied(subject.entity)
 
     def removed(self, document_id: str, action: str = "delete") -> bool:

@@ -64,6 +64,9 @@ class DocumentSummary:
 
     @classmethod
     def of(cls, document: Document) -> DocumentSummary:
+        """The row of a current document from the month index (which holds only dated documents)."""
+        if document.as_of_date is None:
+            raise ValueError(f"document {document.document_id!r} has no as-of date: it is in no month")
         return cls(
             document_id=document.document_id,
             title=document.title,
