@@ -3,80 +3,21 @@ share. Figures come from `fundportal.domain.figures` only; URLs are computed her
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from moneyed import Money
-
-from fundportal.domain.entries import counts, is_pending
 from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
 from fundportal.domain.model import CapitalActivity, Document, PositionEntry
-from fundportal.domain.money import format_amount, format_money, format_ratio
+from fundportal.domain.money import format_money, format_ratio
 from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.repositories.documents import PositionInDocument
 from fundportal.viewmodels import memo_reverse
-
-KIND_LABELS = {
-    Kind.CAPITAL_CALL: "Capital call",
-    Kind.DISTRIBUTION: "Distribution",
-    Kind.UNFUNDED_COMMITMENT: "Unfunded commitment",
-    Kind.NAV: "NAV",
-}
-
+from fundportal.web.cells import KIND_LABELS, EntryCell, cells
 
 # The per-row view models below are slotted but not frozen: a frozen dataclass sets each field
 # through object.__setattr__ (~2.5x the construction time), and a document page builds ~500 of
 # them. Nothing mutates them after the selector returns.
-
-
-@dataclass(slots=True)
-class EntryCell:
-    """One entry as a table cell: amount with its currency (and as shown), status, how it counts."""
-
-    entry: PositionEntry
-    amount_text: str  # the amount as shown: formatted once here, not per render
-    status: str
-    counts: bool  # False for Cancelled: shown, never totalled
-    pending: bool
-    edit_url: str
-    remove_url: str
-
-    @property
-    def amount(self) -> Money:
-        """The amount with its currency (exports and sorting; the page shows `amount_text`)."""
-        return self.entry.money
-
-    @property
-    def label(self) -> str:
-        """The Change/Remove links' accessible name, e.g. "Capital call of POSITION_1"."""
-        return f"{KIND_LABELS[self.entry.kind]} of {self.entry.position_id}"
-
-
-def entry_cell(entry: PositionEntry, url: Callable[..., str] | None = None) -> EntryCell:
-    """The cell of `entry`; with `url` (a `memo_reverse()`), its Change/Remove URLs too."""
-    edit_url = remove_url = ""
-    if url is not None:
-        args = (entry.document_id, entry.kind.slug, entry.position_id)
-        edit_url, remove_url = url("documents:entry_edit", *args), url("documents:entry_delete", *args)
-    status = entry.status
-    return EntryCell(
-        entry,
-        format_amount(entry.amount, entry.currency),
-        status,
-        counts(status),
-        is_pending(status),
-        edit_url,
-        remove_url,
-    )
-
-
-def cells(row: PositionInDocument, url: Callable[..., str] | None = None) -> list[EntryCell | None]:
-    """The kinds in column order; None where the position has no entry of that kind. With `url`
-    (a `memo_reverse()`, one per page), each cell carries its Change/Remove URLs."""
-    return [entry_cell(entry, url) if (entry := row.get(kind)) is not None else None for kind in POSITION_KINDS]
 
 
 @dataclass(slots=True)

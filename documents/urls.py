@@ -1,17 +1,14 @@
-from django.urls import include, path
+from django.urls import path
 
 from documents import edit_views, list_views, views
-from exports import views as export_views
 
 app_name = "documents"
 
 urlpatterns = [
     path("", list_views.DocumentListView.as_view(), name="list"),
     path("search/", list_views.SearchView.as_view(), name="search"),
-    # Analyst writes (issue 5); "new/" must stay above "<document_id>/".
+    # Analyst writes; "new/" must stay above "<document_id>/".
     path("new/", edit_views.DocumentCreateView.as_view(), name="create"),
-    # Notice import (issue 14): above "<document_id>/"; "import" is a reserved document id.
-    path("import/", include("imports.urls")),
     path("<str:document_id>/entries/new/", edit_views.EntryEditView.as_view(), name="entry_add"),
     path(
         "<str:document_id>/entries/<str:kind>/<str:position_id>/edit/",
@@ -26,8 +23,6 @@ urlpatterns = [
     path("<str:document_id>/restate/", edit_views.RestateView.as_view(), name="restate"),
     path("<str:document_id>/audit/", edit_views.AuditTrailView.as_view(), name="audit"),
     path("<str:document_id>/", views.DocumentDetailView.as_view(), name="detail"),
-    path("<str:document_id>/export.xlsx", export_views.DocumentXlsxView.as_view(), name="export_xlsx"),
-    path("<str:document_id>/export.csv", export_views.DocumentCsvView.as_view(), name="export_csv"),
     path("<str:document_id>/history/", views.DocumentHistoryView.as_view(), name="history"),
     path("<str:document_id>/positions/<str:position_id>/", views.PositionInDocumentView.as_view(), name="position"),
 ]

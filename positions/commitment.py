@@ -1,4 +1,4 @@
-"""The commitment form (issue 13): editors record or change a position's commitment, in the
+"""The commitment form: editors record or change a position's commitment, in the
 register's currency, conditioned on the register revision the form was loaded with; audited."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.views.generic import FormView
 
-from documents.edit_views import EditorRequiredMixin
-from documents.forms import SubmissionTokenMixin, amount_field
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, money
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.dynamo.uow import RegisterChanged
+from fundportal.web.forms import SubmissionTokenMixin, amount_field
+from fundportal.web.mixins import EditorRequiredMixin
 from positions import services
 
 

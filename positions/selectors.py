@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from documents.selectors import EntryCell, cells
 from fundportal.charts import ChartPoint
 from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.errors import BadCursor, NotFound
@@ -19,10 +18,11 @@ from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.dynamo.repositories import PositionRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
 from fundportal.viewmodels import memo_reverse
+from fundportal.web.cells import EntryCell, cells
 from funds.selectors import PositionLine, position_lines
 
 
-@dataclass(slots=True)  # not frozen: see documents.selectors.EntryCell
+@dataclass(slots=True)  # not frozen: see fundportal.web.cells.EntryCell
 class DocumentRow:
     """The position in one document, with its currency's running figures after it."""
 
