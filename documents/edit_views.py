@@ -10,38 +10,21 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.functional import cached_property
 from django.views.generic import FormView, TemplateView
 
 from documents import selectors, services
-from documents.forms import KIND_LABELS, CreateDocumentForm, EntryDeleteForm, EntryForm, RestateForm
+from documents.forms import CreateDocumentForm, EntryDeleteForm, EntryForm, RestateForm
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, PositionMismatch
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document, PositionEntry
 from fundportal.domain.money import format_money
 from fundportal.messages import describe as describe_error
-from fundportal.models import EDIT_PERMISSION
-
-
-class EditorRequiredMixin(PermissionRequiredMixin):
-    """403 (not a login redirect) for signed-in analysts without the edit permission."""
-
-    permission_required = EDIT_PERMISSION
-    raise_exception = True
-
-    @property
-    def username(self) -> str:
-        return self.request.user.get_username()
-
-    def to_document(self, document_id: str) -> HttpResponse:
-        return redirect("documents:detail", document_id=document_id)
-
-    def form_invalid(self, form: Any) -> HttpResponse:
-        """Invalid input re-renders the form with its messages, as a 400."""
-        return self.render_to_response(self.get_context_data(form=form), status=400)
+from fundportal.web.cells import KIND_LABELS
+from fundportal.web.mixins import EditorRequiredMixin
 
 
 def entry_kind(slug: str) -> Kind:

@@ -3,16 +3,11 @@ see keys or DynamoDB items."""
 
 from __future__ import annotations
 
-import re
-import uuid
-from decimal import Decimal
 from typing import Any
 
 from django import forms
 
-from documents.selectors import KIND_LABELS
 from fundportal.domain import dates
-from fundportal.domain.amounts import typed_amount
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import (
     ACTIVITY_STATUSES,
@@ -27,10 +22,11 @@ from fundportal.domain.kinds import (
 from fundportal.domain.model import ENTRY_CLASSES, CapitalActivity, Document, PositionEntry
 from fundportal.domain.money import CURRENCIES
 from fundportal.messages import describe
+from fundportal.web.cells import KIND_LABELS
+from fundportal.web.forms import SubmissionTokenMixin, amount_field
 
 # Path segments under /documents/ that a document id would shadow.
 RESERVED_DOCUMENT_IDS = frozenset({"new", "search", "import"})
-MAX_AMOUNT_DIGITS = 18  # up to 9,999,999,999,999,999.99
 
 
 def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -58,35 +54,6 @@ class IdField(forms.CharField):
             raise forms.ValidationError(describe(error), code="invalid_id") from None
 
 
-class AmountField(forms.DecimalField):
-    """A DecimalField that accepts what people type ("1,250,000.00": thousands separators) and
-    shows a stored amount the same way ("500,000.00", not "500000")."""
-
-    GROUPED = re.compile(r"\s*\d{1,3}(?:,\d{3})+(?:\.\d*)?\s*")
-
-    # DecimalField subclasses IntegerField in Django; django-stubs ignore the same override on it.
-    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
-        if isinstance(value, str) and self.GROUPED.fullmatch(value):
-            value = value.replace(",", "").strip()
-        return super().to_python(value)
-
-    def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, Decimal) and value.is_finite():
-            return typed_amount(value)
-        return value
-
-
-def amount_field(**kwargs: Any) -> forms.DecimalField:
-    """Money: a Decimal >= 0 with at most 2 decimal places (thousands separators accepted)."""
-    return AmountField(
-        min_value=Decimal(0),
-        max_digits=MAX_AMOUNT_DIGITS,
-        decimal_places=2,
-        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
-        **kwargs,
-    )
-
-
 class DateInput(forms.DateInput):
     input_type = "date"
 
@@ -99,22 +66,6 @@ def sane_date(value):
 
 def date_field(**kwargs: Any) -> forms.DateField:
     return forms.DateField(widget=DateInput, validators=[sane_date], **kwargs)
-
-
-class SubmissionTokenMixin(forms.Form):
-    """A token made when the form is shown and sent back with it: a resubmission (double click,
-    reload after a lost reply) repeats the same write, which the data layer applies once."""
-
-    request_token = forms.RegexField(regex=r"^[0-9a-f]{32}$", widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["request_token"].initial = uuid.uuid4().hex
-
-    @property
-    def token(self) -> str:
-        """The posted token; a post without one (a script, an old page) is a new write."""
-        return self.cleaned_data.get("request_token") or uuid.uuid4().hex
 
 
 class CreateDocumentForm(SubmissionTokenMixin, forms.Form):

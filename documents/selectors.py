@@ -9,23 +9,13 @@ from datetime import date, datetime
 from typing import Any
 
 from django.urls import reverse
-from moneyed import Money
 
-from fundportal.domain.entries import counts, is_pending
 from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
 from fundportal.domain.model import CapitalActivity, Document, PositionEntry
-from fundportal.domain.money import format_amount, format_money, format_ratio
+from fundportal.domain.money import format_money, format_ratio
 from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.repositories.documents import PositionInDocument
-
-KIND_LABELS = {
-    Kind.CAPITAL_CALL: "Capital call",
-    Kind.DISTRIBUTION: "Distribution",
-    Kind.UNFUNDED_COMMITMENT: "Unfunded commitment",
-    Kind.NAV: "NAV",
-}
-
+from fundportal.web.cells import KIND_LABELS, EntryCell, cells
 
 # The per-row view models below are slotted but not frozen: a frozen dataclass sets each field
 # through object.__setattr__ (~2.5x the construction time), and a document page builds ~500 of
@@ -33,61 +23,6 @@ KIND_LABELS = {
 
 
 @dataclass(slots=True)
-class EntryCell:
-    """One entry as a table cell: amount with its currency (and as shown), status, how it counts."""
-
-    entry: PositionEntry
-    amount_text: str  # the amount as shown: formatted once here, not per render
-    status: str
-    counts: bool  # False for Cancelled: shown, never totalled
-    pending: bool
-    editable: bool  # the page shows its Change/Remove links
-
-    @property
-    def amount(self) -> Money:
-        """The amount with its currency (exports and sorting; the page shows `amount_text`)."""
-        return self.entry.money
-
-    @property
-    def label(self) -> str:
-        """The Change/Remove links' accessible name, e.g. "Capital call of POSITION_1"."""
-        return f"{KIND_LABELS[self.entry.kind]} of {self.entry.position_id}"
-
-    @property
-    def url_args(self) -> tuple[str, str, str]:
-        """The entry's id in its URLs: `url("documents:entry_edit", *cell.url_args)`."""
-        return self.entry.document_id, self.entry.kind.slug, self.entry.position_id
-
-    @property
-    def edit_url(self) -> str:
-        return reverse("documents:entry_edit", args=self.url_args) if self.editable else ""
-
-    @property
-    def remove_url(self) -> str:
-        return reverse("documents:entry_delete", args=self.url_args) if self.editable else ""
-
-
-def entry_cell(entry: PositionEntry, *, editable: bool = False) -> EntryCell:
-    """The cell of `entry`; `editable`: the page shows its Change/Remove links."""
-    status = entry.status
-    return EntryCell(
-        entry=entry,
-        amount_text=format_amount(entry.amount, entry.currency),
-        status=status,
-        counts=counts(status),
-        pending=is_pending(status),
-        editable=editable,
-    )
-
-
-def cells(row: PositionInDocument, *, editable: bool = False) -> list[EntryCell | None]:
-    """The kinds in column order; None where the position has no entry of that kind."""
-    return [
-        entry_cell(held, editable=editable) if (held := row.get(kind)) is not None else None
-        for kind in POSITION_KINDS
-    ]
-
-
 @dataclass(slots=True)
 class FiguresText:
     """A row's figures of one currency as shown (formatted once, in the selector)."""

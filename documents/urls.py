@@ -1,7 +1,6 @@
-from django.urls import include, path
+from django.urls import path
 
 from documents import edit_views, list_views, views
-from exports import views as export_views
 
 app_name = "documents"
 
@@ -10,8 +9,6 @@ urlpatterns = [
     path("search/", list_views.SearchView.as_view(), name="search"),
     # Analyst writes; "new/" must stay above "<document_id>/".
     path("new/", edit_views.DocumentCreateView.as_view(), name="create"),
-    # Notice import: above "<document_id>/"; "import" is a reserved document id.
-    path("import/", include("imports.urls")),
     path("<str:document_id>/entries/new/", edit_views.EntryEditView.as_view(), name="entry_add"),
     path(
         "<str:document_id>/entries/<str:kind>/<str:position_id>/edit/",
@@ -26,8 +23,6 @@ urlpatterns = [
     path("<str:document_id>/restate/", edit_views.RestateView.as_view(), name="restate"),
     path("<str:document_id>/audit/", edit_views.AuditTrailView.as_view(), name="audit"),
     path("<str:document_id>/", views.DocumentDetailView.as_view(), name="detail"),
-    path("<str:document_id>/export.xlsx", export_views.DocumentXlsxView.as_view(), name="export_xlsx"),
-    path("<str:document_id>/export.csv", export_views.DocumentCsvView.as_view(), name="export_csv"),
     path("<str:document_id>/history/", views.DocumentHistoryView.as_view(), name="history"),
     path("<str:document_id>/positions/<str:position_id>/", views.PositionInDocumentView.as_view(), name="position"),
 ]

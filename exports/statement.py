@@ -13,7 +13,6 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from documents.selectors import KIND_LABELS
 from fundportal.domain.entries import counts
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
@@ -22,6 +21,7 @@ from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money, money
 from fundportal.domain.returns import as_percent, irr
 from fundportal.dynamo.repositories import PositionRepository
+from fundportal.web.cells import KIND_LABELS
 
 
 @dataclass(frozen=True, slots=True)

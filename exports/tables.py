@@ -13,9 +13,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from documents.selectors import DocumentPage, EntryCell
+from documents.selectors import DocumentPage
 from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import POSITION_KINDS
+from fundportal.web.cells import EntryCell
 
 TOTAL = "TOTAL"
 

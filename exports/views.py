@@ -7,11 +7,12 @@ from datetime import date
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import BadRequest
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from documents import selectors as document_selectors
 from fundportal.domain import dates
+from funds.selectors import fund_detail
 from positions import selectors as position_selectors
 
 from .statement import position_statement, statement_pdf
@@ -47,6 +48,16 @@ class DocumentCsvView(LoginRequiredMixin, View):
         return csv_response(document_table(page), f"document-{document_id}.csv")
 
 
+class PositionCsvView(LoginRequiredMixin, View):
+    """CSV of the position page's rows over every page: ids, fund and investor on every row,
+    amounts with exactly their currency's decimals, running figures of each row's currency (never
+    a sum across currencies), formula-like text neutralised (exports.writers)."""
+
+    def get(self, request: HttpRequest, position_id: str) -> HttpResponse:
+        report = position_selectors.position_report(position_id=position_id)
+        return csv_response(position_table(report), f"position-{position_id}.csv")
+
+
 class PositionXlsxView(LoginRequiredMixin, View):
     def get(self, request, position_id: str) -> HttpResponse:
         report = position_selectors.position_report(position_id=position_id)
@@ -57,8 +68,6 @@ class FundXlsxView(LoginRequiredMixin, View):
     """The fund page's roll-up: one Query, as a workbook."""
 
     def get(self, request, fund_id: str) -> HttpResponse:
-        from funds.selectors import fund_detail
-
         page = fund_detail(fund_id=fund_id)
         return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
 

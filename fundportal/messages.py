@@ -15,6 +15,7 @@ from fundportal.domain.errors import (
     Conflict,
     CursorExpired,
     IdempotencyMismatch,
+    ImportConflict,
     InvalidId,
     ItemTooLarge,
     NotFound,
@@ -28,6 +29,7 @@ from fundportal.dynamo.errors import (
     TransactionCancelled,
     UnprocessedItems,
 )
+from fundportal.dynamo.uow import RegisterChanged
 
 ID_RULE = "use 1-64 letters, digits, '_', '-' or '.' (not only dots)"
 
@@ -98,13 +100,34 @@ def _(error: IdempotencyMismatch) -> str:
     return "This form was already submitted with other values; reload and try again."
 
 
+@describe.register
+def _(error: ImportConflict) -> str:
+    if error.step == ImportConflict.ENTRY_TAKEN:
+        return (
+            f"{error.document_id} got a {error.kind} for {error.position_id} from someone else during the "
+            "import; the rows written so far stay. Run the import again to see what is left."
+        )
+    if error.step == ImportConflict.DOCUMENTS_CHANGED:
+        return (
+            "A document of this file was created or removed by someone else since this import "
+            "started; nothing more was written. `manage.py verify_positions` checks the registers."
+        )
+    return (
+        "The import could not be published (a document changed meanwhile); nothing was published. Run the import again."
+    )
+
+
 # --- the store's transport ------------------------------------------------------------------------
 
 
 @describe.register
 def _(error: DataLayerError) -> str:
-    # An error raised with its own wording (the notice import's conflict) keeps it.
-    return getattr(error, "user_message", None) or "The fund data could not be processed."
+    return "The fund data could not be processed."
+
+
+@describe.register
+def _(error: RegisterChanged) -> str:
+    return "The position changed meanwhile; reload and try again."
 
 
 @describe.register

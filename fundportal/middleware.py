@@ -1,4 +1,5 @@
-"""Per-request DynamoDB accounting and time budget, and the 503 page when DynamoDB is unavailable."""
+"""Per-request DynamoDB accounting and time budget, and the error page for each typed error that
+escapes a view (409, 404, 400, 503)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,20 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from fundportal.domain.errors import BadCursor, CursorExpired, DomainError, IdempotencyMismatch, InvalidId, NotFound
+from fundportal.domain.errors import (
+    BadCursor,
+    Conflict,
+    CursorExpired,
+    DomainError,
+    IdempotencyMismatch,
+    ImportConflict,
+    InvalidId,
+    NotFound,
+)
 from fundportal.dynamo import budget
 from fundportal.dynamo.errors import DataLayerError, StoreUnavailable
 from fundportal.dynamo.instrumentation import collect, page_log
+from fundportal.dynamo.uow import RegisterChanged
 from fundportal.messages import describe
 
 log = logging.getLogger("fundportal.requests")
@@ -22,8 +33,10 @@ class DynamoDBMiddleware:
     """Collects every DynamoDB call made while serving a request into `request.dynamodb`,
     logs the page's cost for the admin request log, gives the request's DynamoDB calls one time
     budget (`DYNAMODB_REQUEST_BUDGET` seconds, below gunicorn's worker timeout), and turns
-    data-layer errors that escape a view into the right error page (503, 404, 400) instead of a
-    stack trace. The 503 page says nothing internal: table names and causes go to the log."""
+    typed errors that escape a view into the right error page instead of a stack trace: someone
+    else's change first (409, naming who changed what), not found (404), a bad id or page link
+    (400), DynamoDB unavailable (503). The 503 page says nothing internal: table names and causes
+    go to the log."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -47,6 +60,12 @@ class DynamoDBMiddleware:
         if isinstance(exception, StoreUnavailable):
             log.error("503 for %s: %s (%s)", request.path, exception.reason, type(exception).__name__)
             return render(request, "503.html", status=503)
+        if isinstance(exception, Conflict):
+            context = {"error": exception, "retry_url": request.get_full_path()}
+            return render(request, "409.html", context, status=409)
+        if isinstance(exception, (RegisterChanged, ImportConflict)):
+            context = {"message": describe(exception), "retry_url": request.get_full_path()}
+            return render(request, "409.html", context, status=409)
         if isinstance(exception, NotFound):
             return render(request, "404.html", {"message": describe(exception)}, status=404)
         if isinstance(exception, CursorExpired):

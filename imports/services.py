@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from fundportal.domain.errors import AlreadyExists, InvalidId, NotFound
+from fundportal.domain.errors import AlreadyExists, ImportConflict, InvalidId, NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
 from fundportal.dynamo.errors import TransactionCancelled
@@ -49,7 +49,6 @@ from .reader import FileError, RawRow, read_rows
 from .validation import Existing, Known, Registered, Validation, validate
 from .writing import (
     ExistingWriter,
-    ImportConflict,
     PublishedElsewhere,
     RegisterPhase,
     Stamp,
@@ -154,10 +153,7 @@ def import_apply(
     stamp = Stamp(token, marker, utcnow(), user)
     run = _start(ImportRun(marker, prepared.checksum, stamp.at, user, new_ids), stamp.unit_of_work(repository.gateway))
     if run.new_documents != new_ids:
-        raise ImportConflict(
-            "A document of this file was created or removed by someone else since this import "
-            "started; nothing more was written. `manage.py verify_positions` checks the registers."
-        )
+        raise ImportConflict(ImportConflict.DOCUMENTS_CHANGED)
     stamp = Stamp(token, marker, run.at, run.by)
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.
@@ -292,10 +288,7 @@ def _publish(
             uow.commit()
     except (NotFound, AlreadyExists, TransactionCancelled) as error:
         if repository.record(prepared.checksum) is None:  # not a concurrent run of the same file
-            raise ImportConflict(
-                "The import could not be published (a document changed meanwhile); nothing was "
-                "published. Run the import again."
-            ) from error
+            raise ImportConflict(ImportConflict.NOT_PUBLISHED) from error
 
 
 def _constants(new_documents: list[Any]) -> list[Any]:

@@ -20,8 +20,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views import View
 
-from documents.edit_views import EditorRequiredMixin
 from fundportal.messages import describe
+from fundportal.web.mixins import EditorRequiredMixin
 
 from . import samples
 from .reader import MAX_BYTES, FileError, kind_of

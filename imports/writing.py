@@ -25,9 +25,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from fundportal.domain.errors import AlreadyExists
+from fundportal.domain.errors import AlreadyExists, ImportConflict
 from fundportal.domain.model import PositionEntry, PositionRegister
-from fundportal.dynamo.errors import DataLayerError
 from fundportal.dynamo.gateway import TableGateway
 from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
 from fundportal.dynamo.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
@@ -36,14 +35,6 @@ REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes i
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
 # A register transaction: the run check + 99 registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
-
-
-class ImportConflict(DataLayerError):
-    """Someone else wrote one of the file's entries while it was being imported."""
-
-    def __init__(self, message: str) -> None:
-        self.user_message = message
-        super().__init__(message)
 
 
 class PublishedElsewhere(Exception):
@@ -252,10 +243,7 @@ class ExistingWriter:
             updated = when_registers_move(write_once, self._reread, REGISTER_RETRIES)
         except AlreadyExists as error:
             e = error.entity  # type: ignore[attr-defined]
-            raise ImportConflict(
-                f"{e.document_id} got a {e.kind.slug} for {e.position_id} from someone else during the "
-                "import; the rows written so far stay. Run the import again to see what is left."
-            ) from error
+            raise ImportConflict(ImportConflict.ENTRY_TAKEN, e.document_id, e.kind.slug, e.position_id) from error
         self.registers.update({p: w.register for p, w in updated.items()})
         return sum(len(chunk) for _, chunk in batch)
 

@@ -11,13 +11,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.views.generic import FormView
 
-from documents.edit_views import EditorRequiredMixin
-from documents.forms import SubmissionTokenMixin, amount_field
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, money
 from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.dynamo.uow import RegisterChanged
+from fundportal.web.forms import SubmissionTokenMixin, amount_field
+from fundportal.web.mixins import EditorRequiredMixin
 from positions import services
 
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.urls import reverse
 
-from documents.selectors import EntryCell, cells
 from fundportal.charts import ChartPoint
 from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.errors import BadCursor, NotFound
@@ -20,10 +19,11 @@ from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.dynamo.repositories import PositionRepository
 from fundportal.dynamo.repositories.documents import PositionInDocument
+from fundportal.web.cells import EntryCell, cells
 from funds.selectors import PositionLine, position_lines
 
 
-@dataclass(slots=True)  # not frozen: see documents.selectors.EntryCell
+@dataclass(slots=True)  # not frozen: see fundportal.web.cells.EntryCell
 class DocumentRow:
     """The position in one document, with its currency's running figures after it."""
 

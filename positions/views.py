@@ -6,8 +6,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.http import HttpResponse
-from django.views import View
 from django.views.generic import TemplateView
 
 from fundportal.models import EDIT_PERMISSION
@@ -41,16 +39,3 @@ class PositionDetailView(LoginRequiredMixin, TemplateView):
         )
         context.update(history=history, can_edit=can_edit, **vars_of(history))
         return context
-
-
-class PositionExportView(LoginRequiredMixin, View):
-    """CSV of the position page's rows over every page: ids, fund and investor on every row,
-    amounts with exactly their currency's decimals, running figures of each row's currency (never
-    a sum across currencies), formula-like text neutralised (exports.writers)."""
-
-    def get(self, request, position_id: str) -> HttpResponse:
-        from exports.tables import position_table
-        from exports.views import csv_response
-
-        report = selectors.position_report(position_id=position_id)
-        return csv_response(position_table(report), f"position-{position_id}.csv")

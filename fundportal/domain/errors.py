@@ -89,3 +89,22 @@ class PositionMismatch(InvalidId):
         self.expected = expected
         self.given = given
         self.args = (f"{holder} {key!r} has {field} {expected!r}, not {given!r}",)
+
+
+class ImportConflict(DomainError):
+    """Someone else's write stood in a notice import's way. `step` says where: `ENTRY_TAKEN`
+    (someone else wrote the entry `document_id`/`kind`/`position_id` first), `DOCUMENTS_CHANGED`
+    (a document of the file was created or removed since the import started) or `NOT_PUBLISHED`
+    (a document changed before the import was published)."""
+
+    ENTRY_TAKEN = "entry taken"
+    DOCUMENTS_CHANGED = "documents changed"
+    NOT_PUBLISHED = "not published"
+
+    def __init__(self, step: str, document_id: str = "", kind: str = "", position_id: str = "") -> None:
+        self.step = step
+        self.document_id = document_id
+        self.kind = kind
+        self.position_id = position_id
+        entry = f": {kind} {document_id}/{position_id}" if document_id else ""
+        super().__init__(f"import conflict ({step}){entry}")

@@ -87,11 +87,9 @@ class RegisterChanged(DataLayerError):
     """A position register moved between our read and our write (another writer's entry landed
     first): re-read and recompute (`UnitOfWork.run` does, bounded)."""
 
-    user_message = "The position changed meanwhile; reload and try again."
-
     def __init__(self, positions: tuple[str, ...] = ()) -> None:
         self.positions = positions  # the positions whose registers moved
-        super().__init__(self.user_message)
+        super().__init__(f"position registers moved: {', '.join(positions) or 'unnamed'}")
 
 
 class AlreadyApplied(Exception):

@@ -18,6 +18,7 @@ from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.dynamo.repositories.imports import ImportRepository
 from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
 from imports import writing
 from imports.services import ImportConflict, import_apply, import_prepare
@@ -148,8 +149,9 @@ def test_an_entry_someone_else_writes_into_an_existing_document_meanwhile_is_nev
         amount=Decimal("5.00"), status="Active",
     )  # fmt: skip
     entry_record(entry=theirs, user="someone")
-    with pytest.raises(ImportConflict, match="NOTICE_1 got a capital_call for NP_007 from someone else"):
+    with pytest.raises(ImportConflict) as conflict:
         import_apply(prepared=prepared, user="importer", workers=1)
+    assert "NOTICE_1 got a capital_call for NP_007 from someone else" in describe(conflict.value)
     stored = backend.repository.entry("NOTICE_1", theirs.kind, "NP_007", consistent=True)
     assert (stored.amount, stored.updated_by) == (Decimal("5.00"), "someone")
     assert verify_positions().differences == []
@@ -206,8 +208,9 @@ def test_a_rerun_refuses_when_someone_created_its_new_document_meanwhile(backend
     )  # fmt: skip
     again = import_prepare(data=data, filename="n.csv")
     assert again.ok and not again.validation.plans[0].is_new
-    with pytest.raises(ImportConflict, match="created or removed by someone else"):
+    with pytest.raises(ImportConflict) as conflict:
         import_apply(prepared=again, user="importer", workers=1)
+    assert "created or removed by someone else" in describe(conflict.value)
     assert RegisterRepository().get("NP_000") is None  # nothing more was written
     # The import can no longer finish: a repair counts its entries in the document that exists now.
     assert verify_positions(repair=True).repaired == 2

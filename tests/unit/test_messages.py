@@ -14,6 +14,7 @@ from fundportal.domain.errors import (
     CursorExpired,
     DomainError,
     IdempotencyMismatch,
+    ImportConflict,
     InvalidId,
     ItemTooLarge,
     NotFound,
@@ -28,6 +29,7 @@ from fundportal.dynamo.errors import (
     TransactionCancelled,
     UnprocessedItems,
 )
+from fundportal.dynamo.uow import RegisterChanged
 from fundportal.messages import describe
 
 AT = datetime(2025, 10, 1, 9, 30, 5, tzinfo=UTC)
@@ -57,6 +59,22 @@ AT = datetime(2025, 10, 1, 9, 30, 5, tzinfo=UTC)
             "The item is 410,000 bytes; DynamoDB accepts at most 409,600 bytes per item.",
         ),
         (IdempotencyMismatch(), "This form was already submitted with other values; reload and try again."),
+        (
+            ImportConflict(ImportConflict.ENTRY_TAKEN, "NOTICE_1", "capital_call", "NP_007"),
+            "NOTICE_1 got a capital_call for NP_007 from someone else during the import; the rows written so far "
+            "stay. Run the import again to see what is left.",
+        ),
+        (
+            ImportConflict(ImportConflict.DOCUMENTS_CHANGED),
+            "A document of this file was created or removed by someone else since this import started; nothing "
+            "more was written. `manage.py verify_positions` checks the registers.",
+        ),
+        (
+            ImportConflict(ImportConflict.NOT_PUBLISHED),
+            "The import could not be published (a document changed meanwhile); nothing was published. Run the "
+            "import again.",
+        ),
+        (RegisterChanged(("POSITION_1",)), "The position changed meanwhile; reload and try again."),
         (
             PositionMismatch("fund_id", "document", "DOC1", "FUND_A", "FUND_B"),
             "DOC1 is a document of fund FUND_A; an entry in it cannot be for fund FUND_B.",
@@ -109,3 +127,17 @@ def test_a_position_mismatch_is_an_invalid_id_naming_its_field():
 
 def test_an_unknown_error_keeps_its_own_text():
     assert describe(ValueError("--documents must be at least 1")) == "--documents must be at least 1"
+
+
+def test_a_moved_register_and_an_import_conflict_carry_data_not_words():
+    moved = RegisterChanged(("POSITION_1",))
+    taken = ImportConflict(ImportConflict.ENTRY_TAKEN, "NOTICE_1", "capital_call", "NP_007")
+    assert not hasattr(moved, "user_message") and not hasattr(taken, "user_message")
+    assert moved.positions == ("POSITION_1",)
+    assert (taken.step, taken.document_id, taken.kind, taken.position_id) == (
+        ImportConflict.ENTRY_TAKEN,
+        "NOTICE_1",
+        "capital_call",
+        "NP_007",
+    )
+    assert "reload" not in str(moved).lower() and "Run the import again" not in str(taken)

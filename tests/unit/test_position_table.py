@@ -6,10 +6,11 @@ import random
 from decimal import Decimal
 
 from documents.position_table import TableQuery, arrange, natural_key
-from documents.selectors import PositionRow, entry_cell, figures_text
+from documents.selectors import PositionRow, figures_text
 from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS
 from fundportal.domain.model import CapitalCall, Distribution
+from fundportal.web.cells import entry_cell
 
 
 def test_natural_order_puts_position_2_before_position_10():

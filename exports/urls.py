@@ -1,0 +1,21 @@
+"""The downloads' URLs, mounted by `fundportal.urls` under the page they belong to (same
+namespace and path prefix as that page): no app's urls import the exports."""
+
+from django.urls import path
+
+from exports import views
+
+document_patterns = [
+    path("<str:document_id>/export.xlsx", views.DocumentXlsxView.as_view(), name="export_xlsx"),
+    path("<str:document_id>/export.csv", views.DocumentCsvView.as_view(), name="export_csv"),
+]
+
+position_patterns = [
+    path("<str:position_id>/export.csv", views.PositionCsvView.as_view(), name="export"),
+    path("<str:position_id>/export.xlsx", views.PositionXlsxView.as_view(), name="export_xlsx"),
+    path("<str:position_id>/statement.pdf", views.StatementPdfView.as_view(), name="statement"),
+]
+
+fund_patterns = [
+    path("<str:fund_id>/export.xlsx", views.FundXlsxView.as_view(), name="export_xlsx"),
+]
