@@ -23,7 +23,6 @@ from fundportal.web.cells import KIND_LABELS, EntryCell, cells
 
 
 @dataclass(slots=True)
-@dataclass(slots=True)
 class FiguresText:
     """A row's figures of one currency as shown (formatted once, in the selector)."""
 
