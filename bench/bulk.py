@@ -13,10 +13,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management import call_command
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.serialization import to_item
+from fundportal.store import tables
+from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories import DocumentRepository
+from fundportal.store.serialization import to_item
 
 from . import data
 from .common import load, raw_client

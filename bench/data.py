@@ -15,9 +15,9 @@ from fundportal.domain.model import (
     PositionEntry,
     UnfundedCommitment,
 )
-from fundportal.dynamo import mapping
-from fundportal.dynamo.repositories.documents import document_items
-from fundportal.dynamo.serialization import to_item
+from fundportal.store import mapping
+from fundportal.store.repositories.documents import document_items
+from fundportal.store.serialization import to_item
 
 LOADED_AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
 ENTRY_CLASSES = (CapitalCall, Distribution, UnfundedCommitment)
@@ -81,7 +81,7 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
     the investor index), plus the fund's catalog entry."""
     from fundportal.domain.figures import FiguresBuilder
     from fundportal.domain.model import NetAssetValue, PositionRegister
-    from fundportal.dynamo.mapping import FundCatalogEntry
+    from fundportal.store.mapping.entities import FundCatalogEntry
 
     on = as_of(0)
     ids = [f"{fund_id}_P{n:05d}" for n in range(positions)]

@@ -21,9 +21,9 @@ from typing import Any
 
 from django.conf import settings
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.repositories import DocumentRepository
+from fundportal.store import tables
+from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories import DocumentRepository
 
 from . import data
 from .common import interleave

@@ -3,8 +3,8 @@ design (the portal's own table and repository), the position-centric design and 
 (Scan) design, each in its own table holding the same logical documents, as tables grow.
 
 The two alternative layouts exist only here, to be measured against; their key strings are
-built in this module (the portal's own keys come from fundportal/dynamo/keys.py through the
-entities). Every request goes through fundportal.dynamo.gateway.call, so requests and read
+built in this module (the portal's own keys come from fundportal/store/mapping/keys.py through the
+entities). Every request goes through fundportal.store.gateway.call, so requests and read
 units are counted the same way for all three designs.
 """
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.gateway import TableGateway, call
-from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
-from fundportal.dynamo.serialization import from_item, to_item
+from fundportal.store import tables
+from fundportal.store.gateway import TableGateway, call
+from fundportal.store.instrumentation import collect
+from fundportal.store.repositories import DocumentRepository, PositionRepository
+from fundportal.store.serialization import from_item, to_item
 
 from . import data
 from .common import create_simple_table, interleave, load, raw_client

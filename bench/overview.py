@@ -12,10 +12,10 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Key
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.repositories import DocumentRepository
+from fundportal.store import tables
+from fundportal.store.gateway import TableGateway
+from fundportal.store.instrumentation import collect
+from fundportal.store.repositories import DocumentRepository
 
 from . import data
 from .common import REGION, credentials, interleave, load, raw_client, resource_table

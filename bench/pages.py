@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamodb_local import free_port
+from fundportal.store import tables
+from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories import DocumentRepository, PositionRepository
 
 from . import data
 from .common import Samples, interleave, load, percentile, raw_client, timed
@@ -164,8 +164,8 @@ def load_fund(endpoint: str, table: str, positions: int) -> None:
 
 def fund_query_cost(table: str) -> dict[str, Any]:
     """Requests, items and read units of the fund page's one Query (GSI_Entity_Document)."""
-    from fundportal.dynamo.instrumentation import collect
-    from fundportal.dynamo.repositories.register import RegisterRepository
+    from fundportal.store.instrumentation import collect
+    from fundportal.store.repositories.register import RegisterRepository
 
     with collect() as requests:
         registers = RegisterRepository(TableGateway(table)).fund_positions(FUND)
@@ -217,7 +217,7 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
     load_data(endpoint)
     repository = DocumentRepository(TableGateway(TABLE))
     positions = PositionRepository(TableGateway(TABLE))
-    from fundportal.dynamo.repositories.register import RegisterRepository
+    from fundportal.store.repositories.register import RegisterRepository
 
     registers = RegisterRepository(TableGateway(TABLE))
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as workdir:

@@ -21,10 +21,10 @@ from django.urls import reverse
 
 from fundportal.domain.errors import BadCursor, InvalidId, NotFound
 from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind, normalise_search, parse_month, validate_id
-from fundportal.dynamo import cursor as cursors
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
-from fundportal.dynamo.repositories.document_list import DocumentListRepository, Listed, SearchHit
-from fundportal.dynamo.repositories.documents import DocumentSummary
+from fundportal.store import cursor as cursors
+from fundportal.store.repositories import DocumentRepository, PositionRepository
+from fundportal.store.repositories.document_list import DocumentListRepository, Listed, SearchHit
+from fundportal.store.repositories.documents import DocumentSummary
 
 PAGE_SIZE = 50
 MAX_MONTH_QUERIES = 12  # month partitions read for one page, at most (a year of months)

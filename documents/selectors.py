@@ -14,7 +14,7 @@ from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
 from fundportal.domain.model import CapitalActivity, Document, PositionEntry
 from fundportal.domain.money import format_money, format_ratio
-from fundportal.dynamo.repositories import DocumentRepository
+from fundportal.store.repositories import DocumentRepository
 from fundportal.web.cells import KIND_LABELS, EntryCell, cells
 
 # The per-row view models below are slotted but not frozen: a frozen dataclass sets each field

@@ -7,7 +7,7 @@
 - Idempotency: a form's submission token names the request. The same token with the same values
   is success (a double click, a retry whose reply was lost: never a 500 or a false conflict); the
   same token with other values (Back, edit, submit again) is applied as a new write on top of the
-  form's own one, never reported saved and dropped. The unit of work (`fundportal.dynamo.uow`)
+  form's own one, never reported saved and dropped. The unit of work (`fundportal.store.uow`)
   keeps the token, the hash of what was asked and the re-checks of a request still in flight.
 - Changes and removals are conditioned on the entry's `Revision` the form showed (incremented on
   every change), so two saves in the same second cannot both win.
@@ -25,8 +25,8 @@ from fundportal.domain import dates
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
-from fundportal.dynamo.mapping import FundCatalogEntry, MonthCatalogEntry, search_items_of
-from fundportal.dynamo.uow import EXISTS, NEW, UnitOfWork, of_fund, unchanged
+from fundportal.store.mapping.entities import FundCatalogEntry, MonthCatalogEntry, search_items_of
+from fundportal.store.uow import EXISTS, NEW, UnitOfWork, of_fund, unchanged
 from positions import services as position_services
 
 DOCUMENT_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency", "document_type")

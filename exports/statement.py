@@ -20,7 +20,7 @@ from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money, money
 from fundportal.domain.returns import as_percent, irr
-from fundportal.dynamo.repositories import PositionRepository
+from fundportal.store.repositories import PositionRepository
 from fundportal.web.cells import KIND_LABELS
 
 
@@ -84,7 +84,7 @@ def position_statement(
 
 def _register(position_id: str) -> Any:
     """The position's register for its commitment; None if not registered."""
-    from fundportal.dynamo.repositories.register import RegisterRepository
+    from fundportal.store.repositories.register import RegisterRepository
 
     return RegisterRepository().get(position_id)
 

@@ -1,6 +1,6 @@
 """What a user reads when something goes wrong: the one place an error becomes words.
 
-Errors carry data only (`fundportal.domain.errors`, `fundportal.dynamo.errors`); middleware,
+Errors carry data only (`fundportal.domain.errors`, `fundportal.store.errors`); middleware,
 views, forms, admin and commands show `describe(error)`. The most specific registered class of
 an error chooses its wording.
 """
@@ -21,7 +21,7 @@ from fundportal.domain.errors import (
     NotFound,
     PositionMismatch,
 )
-from fundportal.dynamo.errors import (
+from fundportal.store.errors import (
     ConditionFailed,
     DataLayerError,
     StoreUnavailable,
@@ -29,7 +29,7 @@ from fundportal.dynamo.errors import (
     TransactionCancelled,
     UnprocessedItems,
 )
-from fundportal.dynamo.uow import RegisterChanged
+from fundportal.store.uow import RegisterChanged
 
 ID_RULE = "use 1-64 letters, digits, '_', '-' or '.' (not only dots)"
 

@@ -20,11 +20,11 @@ from fundportal.domain.errors import (
     InvalidId,
     NotFound,
 )
-from fundportal.dynamo import budget
-from fundportal.dynamo.errors import DataLayerError, StoreUnavailable
-from fundportal.dynamo.instrumentation import collect, page_log
-from fundportal.dynamo.uow import RegisterChanged
 from fundportal.messages import describe
+from fundportal.store import budget
+from fundportal.store.errors import DataLayerError, StoreUnavailable
+from fundportal.store.instrumentation import collect, page_log
+from fundportal.store.uow import RegisterChanged
 
 log = logging.getLogger("fundportal.requests")
 

@@ -8,8 +8,8 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.errors import StoreUnavailable
+from fundportal.store import tables
+from fundportal.store.errors import StoreUnavailable
 
 
 @login_not_required

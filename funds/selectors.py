@@ -23,7 +23,7 @@ from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.returns import as_percent, irr
-from fundportal.dynamo.repositories.register import RegisterRepository
+from fundportal.store.repositories.register import RegisterRepository
 
 
 # A fund page builds a LineText and a PositionLine per position (a thousand of each): slotted,

@@ -33,17 +33,17 @@ from typing import Any
 from fundportal.domain.errors import AlreadyExists, ImportConflict, InvalidId, NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
-from fundportal.dynamo.errors import TransactionCancelled
-from fundportal.dynamo.keys import import_marker
-from fundportal.dynamo.mapping import MonthCatalogEntry, search_items_of
-from fundportal.dynamo.repositories.imports import (
+from fundportal.store.errors import TransactionCancelled
+from fundportal.store.mapping.entities import MonthCatalogEntry, search_items_of
+from fundportal.store.mapping.keys import import_marker
+from fundportal.store.repositories.imports import (
     MAX_TRANSACTION_ITEMS,
     ImportRecord,
     ImportRepository,
     ImportRun,
     import_token,
 )
-from fundportal.dynamo.uow import EXISTS, NEW, UnitOfWork
+from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 
 from .reader import FileError, RawRow, read_rows
 from .validation import Existing, Known, Registered, Validation, validate

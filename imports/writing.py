@@ -27,9 +27,9 @@ from typing import Any
 
 from fundportal.domain.errors import AlreadyExists, ImportConflict
 from fundportal.domain.model import PositionEntry, PositionRegister
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
-from fundportal.dynamo.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
+from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
+from fundportal.store.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
 
 REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes itself)
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often

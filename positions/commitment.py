@@ -14,8 +14,8 @@ from django.views.generic import FormView
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, money
-from fundportal.dynamo.repositories.register import RegisterRepository
-from fundportal.dynamo.uow import RegisterChanged
+from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.uow import RegisterChanged
 from fundportal.web.forms import SubmissionTokenMixin, amount_field
 from fundportal.web.mixins import EditorRequiredMixin
 from positions import services

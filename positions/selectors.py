@@ -17,8 +17,8 @@ from fundportal.domain.errors import BadCursor, NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
-from fundportal.dynamo.repositories import PositionRepository
-from fundportal.dynamo.repositories.documents import PositionInDocument
+from fundportal.store.repositories import PositionRepository
+from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells
 from funds.selectors import PositionLine, position_lines
 

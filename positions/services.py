@@ -22,8 +22,8 @@ from fundportal.domain.errors import NotFound, PositionMismatch
 from fundportal.domain.kinds import Kind, SearchKind
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.domain.money import money
-from fundportal.dynamo.mapping import PositionAudit, search_items_of
-from fundportal.dynamo.uow import NEW, RegisterChanged, UnitOfWork
+from fundportal.store.mapping.entities import PositionAudit, search_items_of
+from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 
 def check_entry(entry: PositionEntry, document: Document, register: PositionRegister | None) -> None:

@@ -21,12 +21,12 @@ for _name, _value in {
 
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 
-from fundportal.dynamo import tables  # noqa: E402
-from fundportal.dynamo.client import reset_clients  # noqa: E402
-from fundportal.dynamo.gateway import TableGateway  # noqa: E402
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository  # noqa: E402
 from fundportal.dynamodb_local import DynamoDBLocal, start  # noqa: E402
 from fundportal.ops.sample import sample_items  # noqa: E402
+from fundportal.store import tables  # noqa: E402
+from fundportal.store.client import reset_clients  # noqa: E402
+from fundportal.store.gateway import TableGateway  # noqa: E402
+from fundportal.store.repositories import DocumentRepository, PositionRepository  # noqa: E402
 from tests.request_counts import assert_dynamodb_requests  # noqa: E402
 
 # No per-example deadline: a slow or busy CI machine must not turn a GC pause into a failure

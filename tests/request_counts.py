@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from fundportal.dynamo.instrumentation import Collector, collect
+from fundportal.store.instrumentation import Collector, collect
 
 
 @contextmanager

@@ -8,10 +8,10 @@ from datetime import date
 from decimal import Decimal
 
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.dynamo.mapping import search_items_of
-from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.repositories.document_list import DocumentListRepository
-from fundportal.dynamo.repositories.documents import document_items
+from fundportal.store.mapping.entities import search_items_of
+from fundportal.store.repositories import DocumentRepository
+from fundportal.store.repositories.document_list import DocumentListRepository
+from fundportal.store.repositories.documents import document_items
 
 STATUSES = ("Pending", "Completed", "Active", "Cancelled")
 

@@ -17,11 +17,11 @@ from django.utils.http import urlencode
 from django.views.generic import TemplateView
 
 from fundportal.domain.errors import BadCursor, InvalidId, NotFound
-from fundportal.dynamo import tables
-from fundportal.dynamo.instrumentation import page_log
-from fundportal.dynamo.schema import TABLE
 from fundportal.messages import describe
 from fundportal.ops import access_patterns, explorer
+from fundportal.store import tables
+from fundportal.store.instrumentation import page_log
+from fundportal.store.schema import TABLE
 
 from .forms import ExplorerForm, PatternRunForm, RequestLogForm
 

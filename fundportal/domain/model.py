@@ -1,7 +1,7 @@
 """The fund data as plain values: documents and their capital activity (versioned: a restated
 one keeps its superseded copies), a position's entries in a document, the audit trail, and each
 position's register with its roll-up. Frozen dataclasses with their rules; how they are stored
-is the store's business (`fundportal.dynamo.mapping`)."""
+is the store's business (`fundportal.store.mapping.entities`)."""
 
 from __future__ import annotations
 

@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from fundportal.domain.errors import DomainError
-from fundportal.dynamo.errors import DataLayerError
 from fundportal.messages import describe
+from fundportal.store.errors import DataLayerError
 
 # The data layer logs failures for the web site's operators; a command reports them itself,
 # as its one error line, so its own log records would only repeat that line on stderr.

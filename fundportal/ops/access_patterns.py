@@ -30,13 +30,13 @@ from documents import services
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, Kind, SearchKind, validate_id
 from fundportal.domain.model import CapitalCall, Document
-from fundportal.dynamo import keys
-from fundportal.dynamo.instrumentation import Collector, collect
-from fundportal.dynamo.mapping import to_item
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
-from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 from fundportal.messages import describe
 from fundportal.ops import maintenance
+from fundportal.store.instrumentation import Collector, collect
+from fundportal.store.mapping import keys
+from fundportal.store.mapping.entities import to_item
+from fundportal.store.repositories import DocumentRepository, PositionRepository
+from fundportal.store.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 if TYPE_CHECKING:
     from collections.abc import Callable

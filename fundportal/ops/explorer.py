@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from fundportal.dynamo import cursor as cursors
-from fundportal.dynamo import keys
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.schema import POSITION_INDEX, TABLE
+from fundportal.store import cursor as cursors
+from fundportal.store.gateway import TableGateway
+from fundportal.store.mapping import keys
+from fundportal.store.schema import POSITION_INDEX, TABLE
 
 DEFAULT_PAGE_SIZE = 25
 MAX_PAGE_SIZE = 100

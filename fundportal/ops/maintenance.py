@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from fundportal.domain.kinds import Kind
-from fundportal.dynamo.client import table_name
-from fundportal.dynamo.errors import ConditionFailed
-from fundportal.dynamo.gateway import Condition, TableGateway
-from fundportal.dynamo.mapping import entity_from_item, search_items_of_item, to_item
+from fundportal.store.client import table_name
+from fundportal.store.errors import ConditionFailed
+from fundportal.store.gateway import Condition, TableGateway
+from fundportal.store.mapping.entities import entity_from_item, search_items_of_item, to_item
 
 # Index attributes an entity's to_item() derives from its own fields.
 INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK")

@@ -18,14 +18,14 @@ from typing import Any
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
-from fundportal.dynamo import keys
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.mapping import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, from_item, to_item
-from fundportal.dynamo.repositories.documents import REQUEST_TOKEN
-from fundportal.dynamo.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
-from fundportal.dynamo.repositories.register import RegisterRepository
-from fundportal.dynamo.schema import INVESTOR_INDEX, TABLE
-from fundportal.dynamo.uow import NEW, RegisterChanged, UnitOfWork
+from fundportal.store.gateway import TableGateway
+from fundportal.store.mapping import keys
+from fundportal.store.mapping.entities import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, from_item, to_item
+from fundportal.store.repositories.documents import REQUEST_TOKEN
+from fundportal.store.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
+from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.schema import INVESTOR_INDEX, TABLE
+from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)

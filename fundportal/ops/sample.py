@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain.model import CapitalActivity, CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.dynamo.mapping import to_item
+from fundportal.store.mapping.entities import to_item
 
 FUND = "FUND_A"
 POSITIONS = {"POSITION_1": "INVESTOR_1", "POSITION_2": "INVESTOR_2"}
@@ -132,6 +132,6 @@ def sample_registers() -> list[Any]:
 
 def sample_register_items() -> list[dict[str, Any]]:
     """The registers and FUND_A's catalog entry (3 items)."""
-    from fundportal.dynamo.mapping import FundCatalogEntry
+    from fundportal.store.mapping.entities import FundCatalogEntry
 
     return [*(to_item(r) for r in sample_registers()), to_item(FundCatalogEntry(FUND))]

@@ -44,8 +44,8 @@ from fundportal.domain.model import (
     PositionRegister,
     UnfundedCommitment,
 )
-from fundportal.dynamo.mapping import FundCatalogEntry, to_item
-from fundportal.dynamo.repositories.documents import document_items
+from fundportal.store.mapping.entities import FundCatalogEntry, to_item
+from fundportal.store.repositories.documents import document_items
 
 CENT = Decimal("0.01")
 MONTHS_SPREAD = 24

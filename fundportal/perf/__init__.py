@@ -3,7 +3,7 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
 (`FUNDPORTAL_SPEED_TRICKS=off`) the portal is plain Django + boto3.
 
 - `fast_parse`: a Query's Items taken straight from the JSON body (botocore's `before-parse`
-  event, registered on each client through `fundportal.dynamo.client.add_client_customizer`);
+  event, registered on each client through `fundportal.store.client.add_client_customizer`);
   setting `DYNAMODB_FAST_QUERY_PARSE`.
 - `url_cache`: the Jinja2 `url()` global through a process-wide cache of `reverse()` (through
   `fundportal.jinja2.add_environment_customizer`); setting `TEMPLATE_URL_CACHE`.

@@ -10,8 +10,8 @@ class PerfConfig(AppConfig):
     verbose_name = "Speed tricks"
 
     def ready(self) -> None:
-        from fundportal.dynamo.client import add_client_customizer
         from fundportal.jinja2 import add_environment_customizer
+        from fundportal.store.client import add_client_customizer
 
         from . import fast_parse, gc_tuning, url_cache
 

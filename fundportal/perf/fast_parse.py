@@ -13,7 +13,7 @@ amount ever becomes a float; a body orjson refuses is left to botocore, whole.
 
 On by default; `DYNAMODB_FAST_QUERY_PARSE=false` turns it off (botocore's path then parses
 everything). `PerfConfig.ready()` installs it on each new client through the client factory's
-public hook (`fundportal.dynamo.client.add_client_customizer`).
+public hook (`fundportal.store.client.add_client_customizer`).
 `tests/contract/test_client_fast_parse.py` pins that both give the same result.
 """
 

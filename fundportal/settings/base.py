@@ -236,7 +236,7 @@ DYNAMODB_READ_TIMEOUT = env.float("DYNAMODB_READ_TIMEOUT", default=3.0)
 DYNAMODB_MAX_POOL_CONNECTIONS = env.int("DYNAMODB_MAX_POOL_CONNECTIONS", default=32)
 # Show the "DynamoDB: N requests" footer to staff (always shown when DEBUG).
 DYNAMODB_FOOTER = env.bool("DYNAMODB_FOOTER", default=True)
-# Seconds all DynamoDB calls of one request may take together (fundportal/dynamo/budget.py);
+# Seconds all DynamoDB calls of one request may take together (fundportal/store/budget.py);
 # keep it below gunicorn's --timeout (scripts/run.sh uses budget + 10). Past it: the 503 page.
 DYNAMODB_REQUEST_BUDGET = env.float("DYNAMODB_REQUEST_BUDGET", default=25.0)
 

@@ -12,7 +12,7 @@ from fundportal.domain.entries import counts, is_pending
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import format_amount
-from fundportal.dynamo.repositories.documents import PositionInDocument
+from fundportal.store.repositories.documents import PositionInDocument
 
 KIND_LABELS = {
     Kind.CAPITAL_CALL: "Capital call",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bench import bulk, common, designs, overview, pages, report
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.instrumentation import collect
+from fundportal.store.gateway import call
+from fundportal.store.instrumentation import collect
 
 pytestmark = pytest.mark.local_only
 

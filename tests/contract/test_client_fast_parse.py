@@ -13,17 +13,17 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from fundportal.dynamo.client import (
+from fundportal.perf import fast_parse
+from fundportal.store.client import (
     add_client_customizer,
     client_customizers,
     get_client,
     remove_client_customizer,
     reset_clients,
 )
-from fundportal.dynamo.errors import RequestRejected, StoreUnavailable, TableMissing
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.instrumentation import collect
-from fundportal.perf import fast_parse
+from fundportal.store.errors import RequestRejected, StoreUnavailable, TableMissing
+from fundportal.store.gateway import call
+from fundportal.store.instrumentation import collect
 
 
 @pytest.fixture(autouse=True)

@@ -7,9 +7,9 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
+from fundportal.store import tables
+from fundportal.store.gateway import call
+from fundportal.store.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
 
 
 def test_table_matches_definition(backend):

@@ -13,11 +13,11 @@ from documents.list_selectors import ListFilters, document_list_page
 from fundportal.domain.errors import BadCursor
 from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind
 from fundportal.domain.model import Document
-from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.mapping import search_items_of, to_item
-from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.repositories.document_list import DocumentListRepository
-from fundportal.dynamo.repositories.documents import document_items
+from fundportal.store.instrumentation import collect
+from fundportal.store.mapping.entities import search_items_of, to_item
+from fundportal.store.repositories import DocumentRepository
+from fundportal.store.repositories.document_list import DocumentListRepository
+from fundportal.store.repositories.documents import document_items
 
 pytestmark = pytest.mark.django_db
 

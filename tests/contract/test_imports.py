@@ -16,10 +16,10 @@ from documents.services import document_create, entry_record
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
-from fundportal.dynamo.repositories.imports import ImportRepository
-from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
+from fundportal.store.repositories.imports import ImportRepository
+from fundportal.store.repositories.register import RegisterRepository
 from imports import writing
 from imports.services import ImportConflict, import_apply, import_prepare
 from tests.notices import csv_bytes, notice_rows, row

@@ -13,11 +13,11 @@ from documents import services
 from fundportal.domain.errors import AlreadyExists, NotFound
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document
-from fundportal.dynamo.errors import StoreUnavailable
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.instrumentation import Collector, PageLogBuffer, RequestRecord, collect
-from fundportal.dynamo.schema import POSITION_INDEX
 from fundportal.messages import describe
+from fundportal.store.errors import StoreUnavailable
+from fundportal.store.gateway import call
+from fundportal.store.instrumentation import Collector, PageLogBuffer, RequestRecord, collect
+from fundportal.store.schema import POSITION_INDEX
 from tests.request_counts import assert_dynamodb_requests
 
 

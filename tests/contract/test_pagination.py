@@ -16,10 +16,10 @@ from fundportal.domain.errors import BadCursor
 from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.mapping import to_item
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
-from fundportal.dynamo.repositories.documents import document_items
+from fundportal.store.instrumentation import collect
+from fundportal.store.mapping.entities import to_item
+from fundportal.store.repositories import DocumentRepository, PositionRepository
+from fundportal.store.repositories.documents import document_items
 
 POSITION = "PAG_1"
 DOCUMENTS = [f"PAGDOC{n:03d}" for n in range(23)]

@@ -15,12 +15,12 @@ from documents import services
 from fundportal.domain.errors import PositionMismatch
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
-from fundportal.dynamo import tables
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.mapping import to_item
-from fundportal.dynamo.repositories.register import RegisterRepository
-from fundportal.dynamo.schema import POSITION_INDEX, TABLE
 from fundportal.ops.register_repair import verify_positions
+from fundportal.store import tables
+from fundportal.store.gateway import call
+from fundportal.store.mapping.entities import to_item
+from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.schema import POSITION_INDEX, TABLE
 
 pytestmark = pytest.mark.django_db
 

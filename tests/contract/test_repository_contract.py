@@ -31,15 +31,15 @@ from fundportal.domain.model import (
     Document,
     UnfundedCommitment,
 )
-from fundportal.dynamo import gateway, keys, mapping
-from fundportal.dynamo.client import get_client
-from fundportal.dynamo.errors import RequestRejected, UnprocessedItems
-from fundportal.dynamo.gateway import MAX_ITEM_BYTES, call
-from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.repositories.documents import DocumentOverview, PositionInDocument, document_items
-from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
-from fundportal.dynamo.serialization import from_item
 from fundportal.messages import describe
+from fundportal.store import gateway, keys, mapping
+from fundportal.store.client import get_client
+from fundportal.store.errors import RequestRejected, UnprocessedItems
+from fundportal.store.gateway import MAX_ITEM_BYTES, call
+from fundportal.store.instrumentation import collect
+from fundportal.store.repositories.documents import DocumentOverview, PositionInDocument, document_items
+from fundportal.store.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
+from fundportal.store.serialization import from_item
 
 RESTATED_ON = date(2025, 10, 5)
 

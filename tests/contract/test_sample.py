@@ -7,8 +7,8 @@ from decimal import Decimal
 
 from django.core.management import call_command
 
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.serialization import from_item
+from fundportal.store.gateway import call
+from fundportal.store.serialization import from_item
 
 # The seed article's table (seeds/000_*.txt, "The Single Table Structure").
 SEED_TABLE = [

@@ -15,12 +15,12 @@ from documents import services
 from fundportal.domain.errors import AlreadyExists, Conflict, NotFound
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, CapitalCall, Document, NetAssetValue, utcnow
-from fundportal.dynamo import gateway
-from fundportal.dynamo.errors import TransactionCancelled
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.repositories.register import RegisterRepository
-from fundportal.dynamo.uow import EXISTS, NEW, UnitOfWork
+from fundportal.store import gateway
+from fundportal.store.errors import TransactionCancelled
+from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories import DocumentRepository
+from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 from positions.services import commitment_set
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from typing import Any
 from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ReadTimeoutError
 
-from fundportal.dynamo.client import get_client
+from fundportal.store.client import get_client
 
 ERROR_PREFIX = "com.amazonaws.dynamodb.v20120810#"
 

@@ -22,9 +22,9 @@ from botocore.awsrequest import AWSResponse
 from documents import services
 from fundportal.domain.errors import Conflict
 from fundportal.domain.kinds import Kind
-from fundportal.dynamo import gateway
-from fundportal.dynamo.client import get_client
-from fundportal.dynamo.errors import DataLayerError
+from fundportal.store import gateway
+from fundportal.store.client import get_client
+from fundportal.store.errors import DataLayerError
 
 pytestmark = pytest.mark.local_only
 

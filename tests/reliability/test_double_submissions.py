@@ -16,10 +16,10 @@ from django.test import Client
 
 from documents import services
 from fundportal.domain.kinds import Kind
-from fundportal.dynamo.errors import StoreUnavailable
-from fundportal.dynamo.gateway import TableGateway
-from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.models import EDITORS_GROUP
+from fundportal.store.errors import StoreUnavailable
+from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories import DocumentRepository
 from tests.reliability.faults import _Body, inject
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]

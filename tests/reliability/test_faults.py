@@ -18,10 +18,10 @@ from botocore.retries import standard
 from documents import services
 from fundportal.domain.errors import Conflict, IdempotencyMismatch
 from fundportal.domain.kinds import Kind
-from fundportal.dynamo import StoreUnavailable
-from fundportal.dynamo.client import reset_clients
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.repositories import DocumentRepository
+from fundportal.store import StoreUnavailable
+from fundportal.store.client import reset_clients
+from fundportal.store.gateway import call
+from fundportal.store.repositories import DocumentRepository
 from tests.reliability.faults import (
     Attempt,
     inject,

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from fundportal.dynamo.repositories import PositionRepository
+from fundportal.store.repositories import PositionRepository
 from tests.web.urlmap import DUMMY, analyst_routes
 
 EXAMPLES = {"get": 550, "post": 350, "cursor": 150, "command": 100}

@@ -13,8 +13,8 @@ import pytest
 
 from documents import selectors, services
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
-from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.ops.register_repair import verify_positions
+from fundportal.store.repositories.register import RegisterRepository
 from imports.services import import_apply, import_prepare
 from tests.notices import csv_bytes, notice_rows
 

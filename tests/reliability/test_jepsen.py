@@ -25,8 +25,8 @@ from documents.selectors import document_overview
 from fundportal.domain.errors import Conflict
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, Document
-from fundportal.dynamo import StoreUnavailable
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
+from fundportal.store import StoreUnavailable
+from fundportal.store.repositories import DocumentRepository, PositionRepository
 
 pytestmark = pytest.mark.local_only
 

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from documents import services
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
-from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.ops.register_repair import verify_positions
+from fundportal.store.repositories.register import RegisterRepository
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
 

@@ -21,12 +21,12 @@ from documents import services
 from fundportal.domain.errors import ItemTooLarge
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document
-from fundportal.dynamo import tables
-from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.mapping import to_item
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
 from fundportal.dynamodb_local import free_port, start
 from fundportal.messages import describe
+from fundportal.store import tables
+from fundportal.store.instrumentation import collect
+from fundportal.store.mapping.entities import to_item
+from fundportal.store.repositories import DocumentRepository, PositionRepository
 from tests.web.urlmap import analyst_routes
 
 pytestmark = pytest.mark.local_only

@@ -15,8 +15,8 @@ from documents import services
 from fundportal.domain.errors import Conflict
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalActivity, CapitalCall, Document
-from fundportal.dynamo import DataLayerError
-from fundportal.dynamo.gateway import TableGateway, call
+from fundportal.store import DataLayerError
+from fundportal.store.gateway import TableGateway, call
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
 

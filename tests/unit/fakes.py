@@ -11,12 +11,12 @@ from typing import Any
 from fundportal.domain.errors import Conflict, NotFound
 from fundportal.domain.kinds import Kind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
-from fundportal.dynamo import keys
-from fundportal.dynamo.gateway import TableGateway, check_size
-from fundportal.dynamo.mapping import MonthCatalogEntry, sort_key, to_item
-from fundportal.dynamo.repositories import Loaded, PositionPage
-from fundportal.dynamo.repositories.documents import DocumentOverview, DocumentSummary, PositionInDocument
-from fundportal.dynamo.uow import ANY, NEW, Action, Unchanged, UnitOfWork, describe
+from fundportal.store.gateway import TableGateway, check_size
+from fundportal.store.mapping import keys
+from fundportal.store.mapping.entities import MonthCatalogEntry, sort_key, to_item
+from fundportal.store.repositories import Loaded, PositionPage
+from fundportal.store.repositories.documents import DocumentOverview, DocumentSummary, PositionInDocument
+from fundportal.store.uow import ANY, NEW, Action, Unchanged, UnitOfWork, describe
 
 Stored = tuple[Any, str | None, str | None]  # (entity, RequestToken, RequestHash)
 

@@ -80,11 +80,11 @@ def test_the_domain_imports_nothing_of_the_store_django_boto3_or_other_packages_
 @pytest.mark.parametrize(
     "snippet",
     [
-        "from fundportal.dynamo.keys import Kind",
-        "from fundportal.dynamo import keys",
-        "import fundportal.dynamo.errors",
-        "from fundportal.store.mapping import to_item",
-        "from ..dynamo.keys import Kind",
+        "from fundportal.store.mapping.keys import Kind",
+        "from fundportal.store.mapping import keys",
+        "import fundportal.store.errors",
+        "from fundportal.store.mapping.entities import to_item",
+        "from ..store.mapping.keys import Kind",
         "from .. import messages",
         "from django.conf import settings",
         "import boto3",

@@ -1,4 +1,4 @@
-"""Static check: `#`-joined key strings are built and parsed only in fundportal/dynamo/keys.py.
+"""Static check: `#`-joined key strings are built and parsed only in fundportal/store/mapping/keys.py.
 
 Walks the syntax tree of every Python module under fundportal/, documents/ and positions/ and
 flags, outside keys.py, anything that joins or splits on '#' or spells a key prefix:
@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("fundportal", "documents", "positions")
-CODEC = ROOT / "fundportal" / "dynamo" / "keys.py"
+CODEC = ROOT / "fundportal" / "store" / "mapping" / "keys.py"
 # A whole string that is a key: DOCUMENT#LATEST, CAPITAL_CALL#POSITION_1, LATEST_DOCS#2025-09.
 KEY_LITERAL = re.compile(r"[A-Z][A-Z0-9_]*#\S*")
 # '#' right next to a %- or {}-placeholder: "%s#%s", "{}#{}".
@@ -102,17 +102,17 @@ def module_violations(path: Path) -> list[str]:
 
 def test_the_scan_covers_the_project():
     modules = {str(p.relative_to(ROOT)) for p in python_modules()}
-    assert "fundportal/dynamo/repositories/documents.py" in modules
-    assert "fundportal/dynamo/gateway.py" in modules
-    assert "fundportal/dynamo/mapping.py" in modules
+    assert "fundportal/store/repositories/documents.py" in modules
+    assert "fundportal/store/gateway.py" in modules
+    assert "fundportal/store/mapping/entities.py" in modules
     assert "fundportal/domain/model.py" in modules
-    assert "fundportal/dynamo/keys.py" not in modules
+    assert "fundportal/store/mapping/keys.py" not in modules
     assert any(m.startswith("documents/") for m in modules)
 
 
 def test_no_module_outside_the_codec_builds_or_parses_keys():
     violations = [v for path in python_modules() for v in module_violations(path)]
-    assert violations == [], "build/parse keys only in fundportal/dynamo/keys.py:\n" + "\n".join(violations)
+    assert violations == [], "build/parse keys only in fundportal/store/mapping/keys.py:\n" + "\n".join(violations)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Property tests of the one key codec (fundportal/dynamo/keys.py).
+"""Property tests of the one key codec (fundportal/store/mapping/keys.py).
 
 Every key of DESIGN.md's table is built from validated ids and parses back to them; ids
 that could break a key are refused with InvalidId before any request; no SK prefix used
@@ -24,8 +24,8 @@ from fundportal.domain.kinds import (
     validate_id,
     version_id,
 )
-from fundportal.dynamo import keys
 from fundportal.messages import describe
+from fundportal.store.mapping import keys
 
 ID_ALPHABET = string.ascii_letters + string.digits + "_.-"
 # Not only dots: '.' and '..' are path segments no URL can address.

@@ -1,6 +1,6 @@
 """The store stays below its tools and the apps: parsed imports, not conventions.
 
-The store (`fundportal/dynamo`) imports nothing from the ops tooling (`fundportal/ops`), the
+The store (`fundportal/store`) imports nothing from the ops tooling (`fundportal/ops`), the
 apps or Django's views and templates; the domain imports nothing from the ops tooling.
 """
 
@@ -65,7 +65,7 @@ def forbidden_imports(package: str, prefixes: tuple[str, ...], root: Path = ROOT
     [pytest.param(OPS, id="ops"), pytest.param(APPS, id="apps"), pytest.param(WEB, id="django-views-templates")],
 )
 def test_the_store_imports_no_ops_tooling_app_or_view(forbidden):
-    assert forbidden_imports("fundportal.dynamo", forbidden) == []
+    assert forbidden_imports("fundportal.store", forbidden) == []
 
 
 def test_the_domain_imports_no_ops_tooling():
@@ -73,7 +73,7 @@ def test_the_domain_imports_no_ops_tooling():
 
 
 def test_the_import_check_sees_relative_absolute_and_from_imports(tmp_path):
-    package = tmp_path / "fundportal" / "dynamo"
+    package = tmp_path / "fundportal" / "store"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "tool.py").write_text(
@@ -83,13 +83,13 @@ def test_the_import_check_sees_relative_absolute_and_from_imports(tmp_path):
         "from django.views.generic import View\n"
         "from django.conf import settings\n"
     )
-    assert forbidden_imports("fundportal.dynamo", OPS, tmp_path) == [
-        "fundportal/dynamo/tool.py imports fundportal.ops",
-        "fundportal/dynamo/tool.py imports fundportal.ops",
+    assert forbidden_imports("fundportal.store", OPS, tmp_path) == [
+        "fundportal/store/tool.py imports fundportal.ops",
+        "fundportal/store/tool.py imports fundportal.ops",
     ]
-    assert forbidden_imports("fundportal.dynamo", APPS, tmp_path) == [
-        "fundportal/dynamo/tool.py imports documents.services"
+    assert forbidden_imports("fundportal.store", APPS, tmp_path) == [
+        "fundportal/store/tool.py imports documents.services"
     ]
-    assert forbidden_imports("fundportal.dynamo", WEB, tmp_path) == [
-        "fundportal/dynamo/tool.py imports django.views.generic"
+    assert forbidden_imports("fundportal.store", WEB, tmp_path) == [
+        "fundportal/store/tool.py imports django.views.generic"
     ]

@@ -20,7 +20,8 @@ from fundportal.domain.errors import (
     NotFound,
     PositionMismatch,
 )
-from fundportal.dynamo.errors import (
+from fundportal.messages import describe
+from fundportal.store.errors import (
     ConditionFailed,
     RequestRejected,
     StoreUnavailable,
@@ -29,8 +30,7 @@ from fundportal.dynamo.errors import (
     TransactionCancelled,
     UnprocessedItems,
 )
-from fundportal.dynamo.uow import RegisterChanged
-from fundportal.messages import describe
+from fundportal.store.uow import RegisterChanged
 
 AT = datetime(2025, 10, 1, 9, 30, 5, tzinfo=UTC)
 

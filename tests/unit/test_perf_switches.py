@@ -11,8 +11,8 @@ from django.core.signals import request_started
 from django.urls import reverse
 
 from fundportal import jinja2 as portal_jinja2
-from fundportal.dynamo import client as dynamo_client
 from fundportal.perf import fast_parse, gc_tuning, url_cache
+from fundportal.store import client as dynamo_client
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from fundportal.domain.figures import FiguresBuilder, percent_called, rvpi, sum_
 from fundportal.domain.kinds import Kind
 from fundportal.domain.money import money
 from fundportal.domain.returns import as_percent, irr
-from fundportal.dynamo.mapping import from_item
+from fundportal.store.mapping.entities import from_item
 
 AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
 

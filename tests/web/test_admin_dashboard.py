@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.instrumentation import page_log
-from fundportal.dynamo.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef
+from fundportal.store.gateway import call
+from fundportal.store.instrumentation import page_log
+from fundportal.store.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef
 from tests.web.test_explorer import DOC001_SKS, POSITION_1_GSI2_SKS
 
 PAGES = ["index", "table", "patterns", "explorer", "requests"]

@@ -14,15 +14,15 @@ from django.core.management.base import CommandError
 
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import ENTRY_STATUSES
-from fundportal.dynamo import mapping
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.mapping import entity_from_item
-from fundportal.dynamo.repositories import DocumentRepository, PositionRepository
-from fundportal.dynamo.schema import TABLE, describe_differences
-from fundportal.dynamo.serialization import from_item
 from fundportal.dynamodb_local import free_port
 from fundportal.ops.maintenance import INDEX_ATTRIBUTES
 from fundportal.ops.synthetic import SyntheticSpec, generate
+from fundportal.store import mapping
+from fundportal.store.gateway import call
+from fundportal.store.mapping.entities import entity_from_item
+from fundportal.store.repositories import DocumentRepository, PositionRepository
+from fundportal.store.schema import TABLE, describe_differences
+from fundportal.store.serialization import from_item
 
 FUND_TYPES = {"Document", "CapitalActivity", "CapitalCall", "Distribution", "UnfundedCommitment"}
 

@@ -22,7 +22,7 @@ from django.core.management import call_command
 
 from documents import services
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.dynamo.repositories.documents import document_items
+from fundportal.store.repositories.documents import document_items
 
 pytestmark = pytest.mark.django_db
 

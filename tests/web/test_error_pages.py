@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 import pytest
 
 from fundportal.domain.errors import BadCursor, Conflict, CursorExpired, ImportConflict, InvalidId, NotFound
-from fundportal.dynamo.errors import StoreUnavailable
-from fundportal.dynamo.uow import RegisterChanged
 from fundportal.messages import describe
+from fundportal.store.errors import StoreUnavailable
+from fundportal.store.uow import RegisterChanged
 from funds import selectors as fund_selectors
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 
 from fundportal.domain.errors import BadCursor, InvalidId
-from fundportal.dynamo.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 from fundportal.ops import explorer
+from fundportal.store.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 DOC001_SKS = [
     "CAPITAL_ACTIVITY#2025-08-15",

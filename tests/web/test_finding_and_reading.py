@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
-from fundportal.dynamo.gateway import call
+from fundportal.store.gateway import call
 from tests.wide_documents import call_amount, load_wide_document
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from pytest_django.asserts import assertContains
 
-from fundportal.dynamo.gateway import call
-from fundportal.dynamo.repositories.register import RegisterRepository
 from fundportal.models import EDITORS_GROUP
+from fundportal.store.gateway import call
+from fundportal.store.repositories.register import RegisterRepository
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from django.urls import reverse
 
 from documents import services
 from fundportal.domain.kinds import Kind
-from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.models import EDITORS_GROUP
+from fundportal.store.repositories import DocumentRepository
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_repeated_token_with_the_same_values_is_success_and_written_once(sample,
 
 
 def test_the_stored_token_carries_a_hash_of_the_request(sample, editor_client):
-    from fundportal.dynamo.repositories.documents import REQUEST_HASH, REQUEST_TOKEN
+    from fundportal.store.repositories.documents import REQUEST_HASH, REQUEST_TOKEN
 
     page = editor_client.get(_entry_url("entry_edit")).content.decode()
     editor_client.post(_entry_url("entry_edit"), _change(page, "600000"))

@@ -14,11 +14,11 @@ import pytest
 from django.core import signing
 
 from fundportal.domain.model import CapitalCall, Document
-from fundportal.dynamo import budget
-from fundportal.dynamo.client import get_client
-from fundportal.dynamo.instrumentation import Collector, PageLogBuffer, RequestRecord
-from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.repositories.documents import document_items
+from fundportal.store import budget
+from fundportal.store.client import get_client
+from fundportal.store.instrumentation import Collector, PageLogBuffer, RequestRecord
+from fundportal.store.repositories import DocumentRepository
+from fundportal.store.repositories.documents import document_items
 
 pytestmark = pytest.mark.django_db
 

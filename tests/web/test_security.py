@@ -16,8 +16,8 @@ from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.test import Client
 
-from fundportal.dynamo.instrumentation import collect
-from fundportal.dynamo.repositories import DocumentRepository
+from fundportal.store.instrumentation import collect
+from fundportal.store.repositories import DocumentRepository
 from tests.web.urlmap import PUBLIC, routes
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def _editor(django_user_model, name: str = "editor"):
 
 def _table_items(backend) -> list[dict]:
     """Every item, for before/after comparisons (a Scan is fine in a test)."""
-    from fundportal.dynamo.client import get_client
+    from fundportal.store.client import get_client
 
     return sorted(
         (

@@ -26,8 +26,8 @@ import pytest
 from django.test.utils import override_settings
 
 from bench.pages import sign_in, stop
-from fundportal.dynamo import tables
 from fundportal.dynamodb_local import free_port
+from fundportal.store import tables
 from tests.notices import csv_bytes, notice_rows
 from tests.web.shared_site import (
     BASE_DIR,

@@ -18,8 +18,8 @@ from fundportal.domain.errors import Conflict, NotFound
 from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, utcnow
-from fundportal.dynamo.repositories import DocumentRepository
 from fundportal.models import EDITORS_GROUP
+from fundportal.store.repositories import DocumentRepository
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from fundportal.dynamo import tables
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
 from fundportal.ops.maintenance import ResumeFile, backfill_indexes
+from fundportal.store import tables
 
 
 class Command(DynamoCommand):

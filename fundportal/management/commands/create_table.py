@@ -6,10 +6,10 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.client import table_name
-from fundportal.dynamo.schema import TABLE
 from fundportal.management.base import DynamoCommand
+from fundportal.store import tables
+from fundportal.store.client import table_name
+from fundportal.store.schema import TABLE
 
 
 class Command(DynamoCommand):

@@ -1,4 +1,4 @@
-"""Print the table and its indexes from the one schema definition (fundportal/dynamo/schema.py)."""
+"""Print the table and its indexes from the one schema definition (fundportal/store/schema.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 from django.core.management.base import CommandParser
 
-from fundportal.dynamo.client import table_name
-from fundportal.dynamo.schema import TABLE, TableDef
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin
+from fundportal.store.client import table_name
+from fundportal.store.schema import TABLE, TableDef
 
 RESOURCE_NAME = "FundTable"
 
@@ -52,7 +52,7 @@ def cloudformation_template(name: str, definition: TableDef = TABLE) -> dict[str
 
 class Command(PipeSafeMixin, DynamoCommand):
     help = (
-        "Print the table definition from fundportal/dynamo/schema.py: a CloudFormation template "
+        "Print the table definition from fundportal/store/schema.py: a CloudFormation template "
         "(AWS::DynamoDB::Table, on-demand, point-in-time recovery, encryption, GSIs) or the CreateTable "
         "parameters as JSON. Example: manage.py export_table_definition > fund-table.json"
     )

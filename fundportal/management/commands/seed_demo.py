@@ -9,15 +9,15 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from fundportal.dynamo import tables
-from fundportal.dynamo.mapping import MonthCatalogEntry, search_items_of_item, to_item
-from fundportal.dynamo.repositories import DocumentRepository
-from fundportal.dynamo.repositories.document_list import DocumentListRepository
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
 from fundportal.ops.sample import sample_entities, sample_items, sample_register_items
 from fundportal.ops.synthetic import BY as SYNTHETIC_BY
 from fundportal.ops.synthetic import SyntheticSpec, generate, item_size
+from fundportal.store import tables
+from fundportal.store.mapping.entities import MonthCatalogEntry, search_items_of_item, to_item
+from fundportal.store.repositories import DocumentRepository
+from fundportal.store.repositories.document_list import DocumentListRepository
 
 
 def _positive(value: str) -> int:

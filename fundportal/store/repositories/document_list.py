@@ -12,9 +12,9 @@ from fundportal.domain.errors import BadCursor, InvalidId
 from fundportal.domain.kinds import DEFAULT_DOCUMENT_TYPE, Kind, SearchKind, parse_month
 from fundportal.domain.model import Document
 
-from .. import keys
 from ..gateway import TableGateway
-from ..mapping import SearchItem, from_item, to_item
+from ..mapping import keys
+from ..mapping.entities import SearchItem, from_item, to_item
 from ..schema import MONTH_INDEX, TABLE
 from .documents import DocumentSummary
 

@@ -1,5 +1,5 @@
 """How a value is kept in a DynamoDB attribute and read back: one `Codec` per shape of value
-(text, numbers, dates, the register's roll-up map). `fundportal.dynamo.mapping` names the codec
+(text, numbers, dates, the register's roll-up map). `fundportal.store.mapping.entities` names the codec
 of every attribute of every entity."""
 
 from __future__ import annotations

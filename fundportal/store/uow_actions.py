@@ -14,9 +14,9 @@ from typing import Any
 
 from fundportal.domain.model import PositionEntry, PositionRegister
 
-from . import mapping
 from .gateway import EXISTS, NOT_EXISTS, Condition
-from .mapping import REGISTER_TYPE, entity_from_item
+from .mapping import entities as mapping
+from .mapping.entities import REGISTER_TYPE, entity_from_item
 
 Key = tuple[str, str]
 # Attributes a position entry must still have, as read, for a change or removal to apply.

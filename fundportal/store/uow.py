@@ -41,7 +41,7 @@ from fundportal.domain.model import AuditEntry, PositionRegister
 from . import gateway as table_gateway
 from .errors import DataLayerError, StoreUnavailable, TransactionCancelled
 from .gateway import EXISTS, Condition, TableGateway
-from .mapping import PositionAudit
+from .mapping.entities import PositionAudit
 from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentRepository
 from .repositories.imports import ImportRepository
 from .repositories.register import RegisterRepository

@@ -25,9 +25,9 @@ from fundportal.domain.model import (
     Versioned,
 )
 
+from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
 from . import keys
 from .codecs import AUDIT_CHANGES, DATE, DATETIME, INTEGER, MARKERS, NUMBER, OPTIONAL_TEXT, ROLLUP, TEXT, Codec
-from .schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
 
 REGISTER_TYPE = "PositionRegister"
 # The former investor copy of a register (see keys.legacy_investor_copy_sk): maintenance only.

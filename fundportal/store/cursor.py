@@ -13,7 +13,7 @@ from django.core import signing
 
 from fundportal.domain.errors import BadCursor, CursorExpired
 
-_SALT = "fundportal.dynamo.cursor"
+_SALT = "fundportal.store.cursor"
 
 
 def _binding(query: tuple[Any, ...]) -> str:

@@ -13,9 +13,9 @@ from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, Kind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
 
-from .. import keys
 from ..gateway import TableGateway, check_size
-from ..mapping import (
+from ..mapping import keys
+from ..mapping.entities import (
     MonthCatalogEntry,
     entity_from_item,
     from_item,

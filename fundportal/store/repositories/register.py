@@ -8,9 +8,9 @@ from typing import Any
 
 from fundportal.domain.model import PositionRegister
 
-from .. import keys
 from ..gateway import TableGateway
-from ..mapping import FundCatalogEntry, from_item, to_item
+from ..mapping import keys
+from ..mapping.entities import FundCatalogEntry, from_item, to_item
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)

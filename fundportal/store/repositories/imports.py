@@ -24,9 +24,9 @@ from typing import Any
 from fundportal.domain.kinds import Kind, SearchKind
 from fundportal.domain.model import Document, PositionEntry
 
-from .. import keys
 from ..gateway import Condition, TableGateway
-from ..mapping import entity_from_item, from_item, search_items_of, to_item
+from ..mapping import keys
+from ..mapping.entities import entity_from_item, from_item, search_items_of, to_item
 from .documents import REQUEST_TOKEN
 
 MAX_TRANSACTION_ITEMS = 100
@@ -208,7 +208,7 @@ class ImportRepository:
         """The constant items of newly registered positions: the search items of their
         positions and investors (a fund's comes with its documents) and the funds catalog entries,
         each once."""
-        from ..mapping import FundCatalogEntry
+        from ..mapping.entities import FundCatalogEntry
 
         unique: dict[tuple[str, str], dict[str, Any]] = {}
         for entry in entries:

@@ -9,9 +9,9 @@ from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
 
 from .. import cursor as cursors
-from .. import keys
 from ..gateway import TableGateway
-from ..mapping import from_item, is_register_item
+from ..mapping import keys
+from ..mapping.entities import from_item, is_register_item
 from ..schema import POSITION_INDEX, TABLE
 
 _INDEX = TABLE.index(POSITION_INDEX)
