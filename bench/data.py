@@ -15,7 +15,7 @@ from fundportal.domain.model import (
     PositionEntry,
     UnfundedCommitment,
 )
-from fundportal.store import mapping
+from fundportal.store.mapping import entities as mapping
 from fundportal.store.repositories.documents import document_items
 from fundportal.store.serialization import to_item
 

@@ -18,8 +18,8 @@ from fundportal.store.repositories import DocumentRepository
 from fundportal.web.cells import KIND_LABELS, EntryCell, cells
 
 # The per-row view models below are slotted but not frozen: a frozen dataclass sets each field
-# through object.__setattr__ (~2.5x the construction time), and a document page builds ~500 of
-# them. Nothing mutates them after the selector returns.
+# through object.__setattr__ (several times slower to build), and a document page builds
+# hundreds of them. Nothing mutates them after the selector returns.
 
 
 @dataclass(slots=True)

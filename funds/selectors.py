@@ -27,7 +27,7 @@ from fundportal.store.repositories.register import RegisterRepository
 
 
 # A fund page builds a LineText and a PositionLine per position (a thousand of each): slotted,
-# not frozen, as documents.selectors' row view models are (construction ~2.5x faster).
+# not frozen, as documents.selectors' row view models are (faster to build).
 @dataclass(slots=True)
 class LineText:
     """A line's figures as shown (formatted once here: a fund page has a thousand lines)."""

@@ -42,7 +42,7 @@ _CENT = Decimal("0.01")
 _TENTH = Decimal("0.1")
 _ZEROS = (Decimal(0),) * 4
 # The kinds `FiguresBuilder.add` tells apart, looked up once (`Kind.X` is a descriptor call on
-# Python 3.11, ~0.1 µs, and `add` runs per entry of every page).
+# Python 3.11, and `add` runs per entry of every page).
 _CALL, _DISTRIBUTION, _UNFUNDED, _NAV = Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV
 
 

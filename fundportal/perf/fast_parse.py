@@ -1,15 +1,15 @@
 """A speed-up, kept apart: a successful Query's Items are taken straight from the JSON body.
 
 botocore's generic parser walks every attribute value against the service model, which is
-most of a large Query's client time (`bench/`: the data layer at ~0.5x raw boto3 on 3,000
-items). DynamoDB's wire format for an item is already the {"S": ...} / {"N": "..."} shape
-botocore would produce, except binary (base64 on the wire, bytes from botocore): a body that
+most of a large Query's client time (`make bench` measures the data layer against raw boto3).
+DynamoDB's wire format for an item is already the {"S": ...} / {"N": "..."} shape botocore
+would produce, except binary (base64 on the wire, bytes from botocore): a body that
 may hold binary is left to botocore. Errors (status >= 300) are left entirely to botocore;
 signing, retries and the CRC32 check (done on the raw HTTP response) are unaffected.
 
-The body is read with orjson (~2.5x the standard `json` on a 190 KB Query body: ~1 ms of a
-100-position document's overview). DynamoDB's numbers travel as strings (`{"N": "1.5"}`), so no
-amount ever becomes a float; a body orjson refuses is left to botocore, whole.
+The body is read with orjson (faster than the standard `json` on a large Query body).
+DynamoDB's numbers travel as strings (`{"N": "1.5"}`), so no amount ever becomes a float; a
+body orjson refuses is left to botocore, whole.
 
 On by default; `DYNAMODB_FAST_QUERY_PARSE=false` turns it off (botocore's path then parses
 everything). `PerfConfig.ready()` installs it on each new client through the client factory's

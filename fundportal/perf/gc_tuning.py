@@ -1,9 +1,9 @@
 """A speed-up, kept apart: garbage-collector settings for a request-serving process.
 
 A page builds tens of thousands of short-lived objects (parsed items, entities, figures, template
-output). With CPython's default thresholds (700, 10, 10) that triggers ~15 collections a page,
+output). With CPython's default thresholds (700, 10, 10) that triggers many collections a page,
 and the occasional full collection walks every object Django, botocore and the templates loaded
-at start-up: measured in-process, ~6.5 ms of the 100-position document page. Freezing the
+at start-up: a large share of the 100-position document page. Freezing the
 start-up objects (they live as long as the worker) takes them out of every collection, and a
 larger first-generation threshold makes the young collections rare. Cycles are still
 collected; only their timing changes.

@@ -2,9 +2,8 @@
 
 A URL depends only on the URLconf, the script prefix, the name and the arguments, all part of
 the cache's key, so a fund page's thousand rows cost one `reverse()` each the first time and a
-dictionary look-up after (Django's `reverse()` is 10-20 µs; a 100-position document page needs
-~400 of them). Selectors and view models never see it: their URL properties are plain
-`reverse()`.
+dictionary look-up after (a 100-position document page needs hundreds of them). Selectors and
+view models never see it: their URL properties are plain `reverse()`.
 
 On by default; `FUNDPORTAL_TEMPLATE_URL_CACHE=false` turns it off (the global is then
 `fundportal.jinja2.url`, Django's `reverse()`).

@@ -58,8 +58,8 @@ WSGI_APPLICATION = "fundportal.wsgi.application"
 
 # Every page of the portal (the layout, lists, forms, error pages, the login and lockout pages,
 # the PDF statement) is a compiled Jinja2 template under templates/jinja2/, found first: Django's
-# language resolves each `{{ row.x }}` at run time (about 5 µs a variable; a 100-position
-# document has ~3,600 of them). Undefined names raise, so a typo fails the tests. Filters and
+# language resolves each `{{ row.x }}` at run time, and a 100-position document has thousands
+# of them. Undefined names raise, so a typo fails the tests. Filters and
 # functions: fundportal/jinja2.py and fundportal/jinja_globals.py. (The backend itself adds
 # `request`, `csrf_token` and `csrf_input`.)
 # Django's admin keeps Django's own engine: templates/admin/ extends admin/base_site.html.
@@ -98,7 +98,7 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 # Each worker keeps its database connection (users, sessions, permissions) between requests,
-# checked before reuse: opening one per request cost ~0.7 ms of every page.
+# checked before reuse: opening one per request is a fixed cost of every page.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=300)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
@@ -122,7 +122,7 @@ DYNAMODB_FAST_QUERY_PARSE = SPEED_TRICKS and env.bool("DYNAMODB_FAST_QUERY_PARSE
 TEMPLATE_URL_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_URL_CACHE", default=True)
 # A serving process, at its first request, freezes what start-up loaded and collects young
 # objects every this many allocations instead of 700 (fundportal/perf/gc_tuning.py): garbage
-# collection was ~6.5 ms of a 100-position document page. 0: the collector is left alone.
+# collection was a large share of a 100-position document page. 0: the collector is left alone.
 GC_GEN0_THRESHOLD = env.int("DJANGO_GC_GEN0_THRESHOLD", default=50_000) if SPEED_TRICKS else 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

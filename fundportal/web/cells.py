@@ -22,8 +22,8 @@ KIND_LABELS = {
 }
 
 
-# Slotted but not frozen: a frozen dataclass sets each field through object.__setattr__ (~2.5x
-# the construction time), and a document page builds ~500 cells. Nothing mutates them after the
+# Slotted but not frozen: a frozen dataclass sets each field through object.__setattr__ (several
+# times slower to build), and a document page builds ~500 cells. Nothing mutates them after the
 # selector returns.
 
 

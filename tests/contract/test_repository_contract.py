@@ -32,11 +32,13 @@ from fundportal.domain.model import (
     UnfundedCommitment,
 )
 from fundportal.messages import describe
-from fundportal.store import gateway, keys, mapping
+from fundportal.store import gateway
 from fundportal.store.client import get_client
 from fundportal.store.errors import RequestRejected, UnprocessedItems
 from fundportal.store.gateway import MAX_ITEM_BYTES, call
 from fundportal.store.instrumentation import collect
+from fundportal.store.mapping import entities as mapping
+from fundportal.store.mapping import keys
 from fundportal.store.repositories.documents import DocumentOverview, PositionInDocument, document_items
 from fundportal.store.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 from fundportal.store.serialization import from_item

@@ -17,8 +17,8 @@ from fundportal.domain.kinds import ENTRY_STATUSES
 from fundportal.dynamodb_local import free_port
 from fundportal.ops.maintenance import INDEX_ATTRIBUTES
 from fundportal.ops.synthetic import SyntheticSpec, generate
-from fundportal.store import mapping
 from fundportal.store.gateway import call
+from fundportal.store.mapping import entities as mapping
 from fundportal.store.mapping.entities import entity_from_item
 from fundportal.store.repositories import DocumentRepository, PositionRepository
 from fundportal.store.schema import TABLE, describe_differences
