@@ -25,7 +25,6 @@ from fundportal.domain import dates
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
-from fundportal.store.mapping.entities import FundCatalogEntry, MonthCatalogEntry, search_items_of
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork, of_fund, unchanged
 from positions import services as position_services
 
@@ -56,15 +55,10 @@ def _create(uow: UnitOfWork, document: Document, activity: CapitalActivity | Non
     document = replace(document, revision=1, latest=True, updated_at=now, updated_by=user)
     audit = AuditEntry(document.document_id, now, user, "create", "Document", diff(None, document, DOCUMENT_FIELDS))
     with uow:
-        uow.put(document, expect=NEW, name="document", stamped=True)
+        # With its companions: its month and fund listed, its id and fund's found by search.
+        uow.put(document, expect=NEW, name="document", stamped=True, companions=True)
         if activity is not None:
             uow.put(_first_activity(activity, document), name="capital activity")
-        if document.as_of_date:
-            uow.put(MonthCatalogEntry(document.as_of_date), name="month catalog")
-        if document.fund_id:  # the funds list's catalog entry comes with the fund's documents
-            uow.put(FundCatalogEntry(document.fund_id), name="fund catalog")
-        for search in search_items_of(document):
-            uow.put(search, name="search")
         uow.put(audit, expect=NEW, name="audit")
         uow.commit()
     return document

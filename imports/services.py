@@ -31,11 +31,9 @@ from datetime import datetime
 from typing import Any
 
 from fundportal.domain.errors import AlreadyExists, ImportConflict, InvalidId, NotFound
-from fundportal.domain.kinds import validate_id
+from fundportal.domain.kinds import import_marker, validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
 from fundportal.store.errors import TransactionCancelled
-from fundportal.store.mapping.entities import MonthCatalogEntry, search_items_of
-from fundportal.store.mapping.keys import import_marker
 from fundportal.store.repositories.imports import (
     MAX_TRANSACTION_ITEMS,
     ImportRecord,
@@ -151,7 +149,7 @@ def import_apply(
     token, marker = import_token(prepared.checksum), import_marker(prepared.checksum)
     new_ids = tuple(p.document.document_id for p in validation.plans if p.is_new)
     stamp = Stamp(token, marker, utcnow(), user)
-    run = _start(ImportRun(marker, prepared.checksum, stamp.at, user, new_ids), stamp.unit_of_work(repository.gateway))
+    run = _start(ImportRun(marker, prepared.checksum, stamp.at, user, new_ids), stamp.unit_of_work(repository))
     if run.new_documents != new_ids:
         raise ImportConflict(ImportConflict.DOCUMENTS_CHANGED)
     stamp = Stamp(token, marker, run.at, run.by)
@@ -206,7 +204,9 @@ def _write(
             fresh[entry.position_id].append(entry)
         for entry in (*plan.landed, *stamped):
             counted[entry.position_id].append(entry)
-    catalogs = _catalogs(counted, existing, registers, repository)
+    # The positions this import registers, by their first entry: their companions go in before them.
+    first = {p: (counted.get(p) or existing[p])[0] for p in sorted({*counted, *existing} - set(registers))}
+    catalogs = repository.catalog_items(first)
     registers = dict(registers)
 
     def land(positions: list[str]) -> int:
@@ -221,24 +221,6 @@ def _write(
         repository.put_entries((), stamp.token, [i for items in catalogs.values() for i in items], workers)
     if existing:
         ExistingWriter(repository, stamp, registers).write_all(existing, workers, progress)
-
-
-def _catalogs(
-    counted: dict[str, list[PositionEntry]],
-    existing: dict[str, list[PositionEntry]],
-    registers: dict[str, PositionRegister],
-    repository: ImportRepository,
-) -> dict[str, list[dict[str, Any]]]:
-    """The search items and fund catalog entries of each position this import registers (a
-    fund's catalog entry goes with its first such position)."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    funds: set[str] = set()
-    for position_id in sorted({*counted, *existing} - set(registers)):
-        first = (counted.get(position_id) or existing[position_id])[0]
-        new_fund = () if first.fund_id in funds else (first.fund_id,)
-        funds.add(first.fund_id)
-        found[position_id] = repository.catalog_items([first], new_fund)
-    return found
 
 
 def _publish(
@@ -270,13 +252,11 @@ def _publish(
     new = [replace(p.document, updated_at=stamp.at, updated_by=stamp.by) for p in validation.plans if p.is_new]
     existing = [p.document for p in validation.plans if not p.is_new]
     try:
-        with stamp.unit_of_work(repository.gateway) as uow:
-            for document in new:
-                uow.put(document, expect=NEW, name="document", stamped=True)
+        with stamp.unit_of_work(repository) as uow:
+            for document in new:  # with its companions: its month listed, its id and fund's found by search
+                uow.put(document, expect=NEW, name="document", stamped=True, companions=True)
             for document in existing:
                 uow.check(document, EXISTS, name="document")
-            for constant in _constants(new):
-                uow.put(constant, name="catalog")
             for audit in audits:
                 uow.put(audit, expect=NEW, name="audit")
             uow.put(record, expect=NEW, name="import record")
@@ -289,11 +269,3 @@ def _publish(
     except (NotFound, AlreadyExists, TransactionCancelled) as error:
         if repository.record(prepared.checksum) is None:  # not a concurrent run of the same file
             raise ImportConflict(ImportConflict.NOT_PUBLISHED) from error
-
-
-def _constants(new_documents: list[Any]) -> list[Any]:
-    """The month catalog entries and search items of the new documents (two documents of one fund
-    name the same search item: the unit of work puts it once)."""
-    months = sorted({d.as_of_date.replace(day=1) for d in new_documents if d.as_of_date})
-    found: list[Any] = [MonthCatalogEntry(month) for month in months]
-    return found + [search for document in new_documents for search in search_items_of(document)]

@@ -27,7 +27,6 @@ from typing import Any
 
 from fundportal.domain.errors import AlreadyExists, ImportConflict
 from fundportal.domain.model import PositionEntry, PositionRegister
-from fundportal.store.gateway import TableGateway
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
 from fundportal.store.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
 
@@ -50,9 +49,9 @@ class Stamp:
     at: datetime
     by: str
 
-    def unit_of_work(self, gateway: TableGateway) -> UnitOfWork:
-        """A unit of work stamping this import's token on what it writes."""
-        uow = ImportUnitOfWork(gateway)
+    def unit_of_work(self, repository: ImportRepository) -> UnitOfWork:
+        """A unit of work on `repository`'s table stamping this import's token on what it writes."""
+        uow = ImportUnitOfWork(repository.gateway)
         uow.request(self.token)
         return uow
 
@@ -156,7 +155,7 @@ class RegisterPhase:
             nonlocal writes
             writes = self._writes(positions, by_position)  # a register another run counted drops out
             if writes:  # none: every register already counts this import (an earlier run)
-                put_registers(self.stamp.unit_of_work(self.repository.gateway), self.run, writes)
+                put_registers(self.stamp.unit_of_work(self.repository), self.run, writes)
 
         when_registers_move(count, self._reread, REGISTER_RETRIES)
         for write in writes:
@@ -230,7 +229,7 @@ class ExistingWriter:
     def write(self, batch: Batch) -> int:
         def write_once() -> dict[str, RegisterWrite]:
             updated = self._counted(batch)
-            with self.stamp.unit_of_work(self.repository.gateway) as uow:
+            with self.stamp.unit_of_work(self.repository) as uow:
                 for position_id, chunk in batch:
                     for entry in chunk:
                         uow.put(entry, expect=NEW, name="entry", stamped=True)

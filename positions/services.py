@@ -19,10 +19,9 @@ from dataclasses import replace
 from decimal import Decimal
 
 from fundportal.domain.errors import NotFound, PositionMismatch
-from fundportal.domain.kinds import Kind, SearchKind
+from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.domain.money import money
-from fundportal.store.mapping.entities import PositionAudit, search_items_of
 from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 
@@ -75,15 +74,13 @@ def register_actions(
     others: Iterable[PositionEntry] = (),
 ) -> None:
     """Add the register's share of an entry write to `uow`: the new roll-up, conditioned on the
-    revision read (absent: must still be absent) and, when the position is new, its search items
-    (constant; its fund's comes with the fund's documents), so no write of an existing position
-    touches an item shared with other positions."""
+    revision read (absent: must still be absent) and, when the entry registers the position, the
+    register's companions (its position and investor found by search; its fund's come with the
+    fund's documents), so no write of an existing position touches an item shared with other
+    positions."""
     new = register_after(register, before, after, others)
-    uow.put(new, expect=register.revision if register else NEW, name="register")
-    if register is None and after is not None:
-        for search in search_items_of(after):
-            if search.kind is not SearchKind.FUND:
-                uow.put(search, name="search")
+    registers = register is None and after is not None
+    uow.put(new, expect=register.revision if register else NEW, name="register", companions=registers)
 
 
 # --- commitment -----------------------------------------------------------------------------------
@@ -111,10 +108,10 @@ def commitment_set(
     now = utcnow()
     new = replace(register, commitment=amount, revision=register.revision + 1, updated_at=now, updated_by=user)
     changes = {f"commitment ({register.currency})": [_plain(register.commitment), _plain(amount)]}
-    audit = AuditEntry(position_id, now, user, "commitment", f"Position {position_id}", changes)
+    audit = AuditEntry(None, now, user, "commitment", f"Position {position_id}", changes, position_id=position_id)
     with uow:
         uow.put(new, expect=register.revision, name="register")
-        uow.put(PositionAudit(position_id, audit), expect=NEW, name="audit")
+        uow.put(audit, expect=NEW, name="audit")
         uow.commit()
     return new
 

@@ -14,6 +14,10 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
 VERSION_ID_PATTERN = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:\.([0-9]{1,6}))?")
 # [0-9], not \d: \d also matches non-ASCII digits, which int() would accept.
 MONTH_PATTERN = re.compile(r"([0-9]{4})-([0-9]{2})")
+# A notice file is named by its sha256; an import by its marker, the sha256's first 16 hex digits.
+CHECKSUM_PATTERN = re.compile(r"[0-9a-f]{64}")
+MARKER_DIGITS = 16
+MARKER_PATTERN = re.compile(r"[0-9a-f]{16}")
 
 
 class Kind(StrEnum):
@@ -126,6 +130,26 @@ def parse_month(value: str) -> tuple[int, int]:
     if not match or int(match.group(1)) < 1 or not 1 <= int(match.group(2)) <= 12:
         raise InvalidId("month", value)
     return int(match.group(1)), int(match.group(2))
+
+
+def validate_checksum(value: object) -> str:
+    """Return `value` if it is a file's sha256 (64 lower-case hex digits), else raise InvalidId."""
+    if not isinstance(value, str) or not CHECKSUM_PATTERN.fullmatch(value):
+        raise InvalidId("file checksum", value)
+    return value
+
+
+def validate_marker(value: object) -> str:
+    """Return `value` if it is an import marker (`import_marker`), else raise InvalidId."""
+    if not isinstance(value, str) or not MARKER_PATTERN.fullmatch(value):
+        raise InvalidId("import marker", value)
+    return value
+
+
+def import_marker(checksum: str) -> str:
+    """The short name of an import (what a register lists of the imports whose entries it counts
+    until they are published): the first 16 hex digits of the file's sha256."""
+    return validate_checksum(checksum)[:MARKER_DIGITS]
 
 
 def normalise_search(value: str) -> str:

@@ -166,7 +166,8 @@ ENTRY_CLASSES: dict[Kind, type[PositionEntry]] = {
 
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
-    """Who changed what in a document, and when; `token` tells apart two changes in one instant."""
+    """Who changed what in a document, and when; `token` tells apart two changes in one instant.
+    The audit of a position-level write (commitment) names its position instead of a document."""
 
     document_id: str | None = None
     at: datetime | None = None
@@ -175,6 +176,7 @@ class AuditEntry:
     target: str = ""
     changes: dict[str, Any] | None = None
     token: str = ""
+    position_id: str | None = None
 
 
 def jsonable(value: Any) -> Any:

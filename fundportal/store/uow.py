@@ -10,6 +10,9 @@ that is not a business rule lives here.
 - Each action is named for what it is ("document", "entry", "register", "audit", "import run")
   and says what it expects of the stored item: `NEW` (absent), `ANY` (nothing), a revision, or
   `unchanged(entity)` (still as read; `unchanged(None)`: still absent as read).
+- Companions: `put(entity, ..., companions=True)` also puts the constant items the entity's write
+  brings along for the catalog and search indexes (the mapping declares which: `companions_of`),
+  each once per transaction.
 - The request (`request(token, *asked)`): its token is the form's (else a fresh one), stamped as
   `RequestToken` on the `stamped` puts and on the audit, with `RequestHash`, the hash of what the
   request asked for. The transaction's ClientRequestToken is the token (a derived one on a retry
@@ -41,7 +44,8 @@ from fundportal.domain.model import AuditEntry, PositionRegister
 from . import gateway as table_gateway
 from .errors import DataLayerError, StoreUnavailable, TransactionCancelled
 from .gateway import EXISTS, Condition, TableGateway
-from .mapping.entities import PositionAudit
+from .mapping.companions import FundCatalogEntry, companion_name
+from .mapping.entities import companions_of
 from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentRepository
 from .repositories.imports import ImportRepository
 from .repositories.register import RegisterRepository
@@ -164,11 +168,13 @@ class UnitOfWork:
         """Discard what was not committed (nothing of it was sent)."""
         self.actions = []
 
-    def put(self, entity: Any, *, expect: Any = ANY, name: str, stamped: bool = False) -> None:
+    def put(
+        self, entity: Any, *, expect: Any = ANY, name: str, stamped: bool = False, companions: bool = False
+    ) -> None:
+        """Put `entity` as the action `name` expecting `expect`; `stamped` marks it with the request
+        (token and hash); `companions` adds the constant items its write brings along."""
         if isinstance(entity, AuditEntry):
             entity = self._audit(entity)
-        elif isinstance(entity, PositionAudit):
-            entity = replace(entity, audit=self._audit(entity.audit))
         item = item_of(entity)
         if stamped:
             item = {**item, REQUEST_TOKEN: self.token}
@@ -179,6 +185,13 @@ class UnitOfWork:
             return  # a constant item named twice (a transaction touches an item once)
         request = self.gateway.put_action(item, condition_for(entity, expect))
         self.actions.append(Action(name, "Put", entity, key, expect, request, stamped))
+        if companions:
+            for companion in self.companions_of(entity):
+                self.put(companion, name=companion_name(companion))
+
+    def companions_of(self, entity: Any) -> list[Any]:
+        """The companion items a write of `entity` brings along (the mapping's declaration)."""
+        return companions_of(entity)
 
     def _audit(self, audit: AuditEntry) -> AuditEntry:
         """Microsecond time, so a document's audit items sort in the order they were written;
@@ -339,3 +352,9 @@ class ImportUnitOfWork(UnitOfWork):
 
     def _raise_if_landed(self, checks: int) -> None:
         """No re-read: a re-run of the file finds what landed by validating it again."""
+
+    def companions_of(self, entity: Any) -> list[Any]:
+        """An import's new documents bring their months and search items along; their funds'
+        catalog entries came with the positions the import registered, before publishing
+        (`ImportRepository.catalog_items`)."""
+        return [c for c in super().companions_of(entity) if not isinstance(c, FundCatalogEntry)]

@@ -76,7 +76,7 @@ def item_of(entity: Any) -> dict[str, Any]:
         return entity
     if type(entity) in mapping.MAPS:
         return mapping.to_item(entity)
-    return entity.to_item()  # the store's own records (import runs and records, position audits)
+    return entity.to_item()  # the store's own records (import runs and records)
 
 
 def entity_of(item: dict[str, Any]) -> Any:

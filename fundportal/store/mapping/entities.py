@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from fundportal.domain.kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, SearchKind
+from fundportal.domain.kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind
 from fundportal.domain.model import (
     ENTRY_CLASSES,
     AuditEntry,
@@ -28,6 +27,14 @@ from fundportal.domain.model import (
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
 from . import keys
 from .codecs import AUDIT_CHANGES, DATE, DATETIME, INTEGER, MARKERS, NUMBER, OPTIONAL_TEXT, ROLLUP, TEXT, Codec
+from .companions import (
+    FundCatalogEntry,
+    MonthCatalogEntry,
+    SearchItem,
+    document_companions,
+    register_companions,
+    search_items_of,
+)
 
 REGISTER_TYPE = "PositionRegister"
 # The former investor copy of a register (see keys.legacy_investor_copy_sk): maintenance only.
@@ -59,7 +66,9 @@ class Attribute:
 class EntityMap:
     """One entity's storage: its class, EntityType, attributes, and keys per index (the table's
     own PK/SK under `TABLE.name`). `stamp` adds constant attributes (Version); `read_keys` sets
-    the fields an item holds only in its keys (a document id in PK, a version in SK)."""
+    the fields an item holds only in its keys (a document id in PK, a version in SK);
+    `companions` names the constant items its write brings along for the catalog and search
+    indexes (`companions`)."""
 
     cls: type
     entity_type: str
@@ -68,6 +77,7 @@ class EntityMap:
     indexes: dict[str, Callable[[Any], KeyPair | None]] = field(default_factory=dict)
     stamp: Callable[[Any], dict[str, Any]] | None = None
     read_keys: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+    companions: Callable[[Any], list[Any]] | None = None
     # Derived once: (field, attribute, decode or None for a value kept as read, default).
     decoders: tuple[tuple[str, str, Callable[[Any], Any] | None, Any], ...] = field(init=False)
     index_names: tuple[tuple[str, str, Callable[[Any], KeyPair | None]], ...] = field(init=False)
@@ -159,6 +169,7 @@ DOCUMENT = EntityMap(
     },
     stamp=_version,
     read_keys=_read_version,
+    companions=document_companions,
 )
 
 CAPITAL_ACTIVITY = EntityMap(
@@ -222,17 +233,28 @@ ENTRY_MAPS = {kind: _entry_map(cls) for kind, cls in ENTRY_CLASSES.items()}
 # --- audit trail ----------------------------------------------------------------------------------------
 
 
+def _audit_keys(audit: Any) -> KeyPair:
+    """A document's trail (`AUDIT#<document>`), or a position's (`AUDIT#POSITION#<position>`) for a
+    position-level write (commitment)."""
+    pk = keys.position_audit_pk(audit.position_id) if audit.position_id else keys.audit_pk(audit.document_id)
+    return pk, keys.audit_sk(audit.at.isoformat(timespec="microseconds"), audit.token)
+
+
 def _read_audit_keys(item: dict[str, Any], values: dict[str, Any]) -> None:
     values["changes"] = values["changes"] or {}
     values["token"] = keys.parse_audit_sk(item[TABLE.sk])[1]
+    values["position_id"] = keys.parse_position_audit_pk(item[TABLE.pk])
+    if values["position_id"]:
+        values["document_id"] = None
 
 
 AUDIT = EntityMap(
     AuditEntry,
     AUDIT_TYPE,
-    table=lambda a: (keys.audit_pk(a.document_id), keys.audit_sk(a.at.isoformat(timespec="microseconds"), a.token)),
+    table=_audit_keys,
     attributes=(
-        Attribute("document_id", "DocumentId"),
+        # A position's audit item keeps its position id here (as it always has).
+        Attribute("document_id", "DocumentId", value=lambda a: a.document_id or a.position_id),
         Attribute("at", "At", DATETIME),
         Attribute("user", "User", TEXT, ""),
         Attribute("action", "Action", TEXT, ""),
@@ -268,33 +290,11 @@ REGISTER = EntityMap(
         POSITION_INDEX: lambda r: keys.register_position_index_keys(r.position_id),
         INVESTOR_INDEX: lambda r: keys.investor_index_keys(r.investor_id, r.position_id),
     },
+    companions=register_companions,  # asked for when the position's first entry registers it
 )
 
 
-# --- catalogs and search keys (store records, not entities) ---------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MonthCatalogEntry:
-    """A month that has had current documents (tiny catalog partition; the list's month menu)."""
-
-    month: date
-
-
-@dataclass(frozen=True, slots=True)
-class FundCatalogEntry:
-    """A fund that has registered positions (tiny catalog partition; the funds list)."""
-
-    fund_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class SearchItem:
-    """A normalised search key: lets a case-insensitive id or id prefix find a document,
-    position, fund or investor with one Query (`keys.search_keys`)."""
-
-    kind: SearchKind
-    target_id: str
+# --- companion items: catalogs and search keys (store records, not entities; `companions`) ------------
 
 
 def _read_search_keys(item: dict[str, Any], values: dict[str, Any]) -> None:
@@ -342,45 +342,17 @@ def sort_key(entity: Any) -> str:
     return MAPS[type(entity)].table(entity)[1]
 
 
+def companions_of(entity: Any) -> list[Any]:
+    """The companion items `entity`'s write brings along, in the order they are put ([]: none)."""
+    declared = MAPS[type(entity)].companions
+    return declared(entity) if declared is not None else []
+
+
 def is_register_item(item: dict[str, Any]) -> bool:
     return item.get("EntityType") in REGISTER_TYPES
 
 
-def position_audit_item(position_id: str, audit: AuditEntry) -> dict[str, Any]:
-    """An audit item of a position-level write (commitment), in `AUDIT#POSITION#<id>`."""
-    item = AUDIT.to_item(audit)
-    item[TABLE.pk] = keys.position_audit_pk(position_id)
-    return item
-
-
-@dataclass(frozen=True, slots=True)
-class PositionAudit:
-    """An audit entry of a position-level write (commitment), kept in the position's partition."""
-
-    position_id: str
-    audit: AuditEntry
-
-    def to_item(self) -> dict[str, Any]:
-        return position_audit_item(self.position_id, self.audit)
-
-
 # --- search items ----------------------------------------------------------------------------------------
-
-
-def search_items_of(entity: Any) -> list[SearchItem]:
-    """The search items a fund entity needs: a current document names itself and its fund; a
-    position entry its position, fund and investor. Anything else needs none."""
-    if isinstance(entity, Document) and entity.latest:
-        found = [SearchItem(SearchKind.DOCUMENT, entity.document_id)]
-        return found + ([SearchItem(SearchKind.FUND, entity.fund_id)] if entity.fund_id else [])
-    if isinstance(entity, PositionEntry):
-        ids = (
-            (SearchKind.POSITION, entity.position_id),
-            (SearchKind.FUND, entity.fund_id),
-            (SearchKind.INVESTOR, entity.investor_id),
-        )
-        return [SearchItem(kind, value) for kind, value in ids if value]
-    return []
 
 
 def search_items_of_item(item: dict[str, Any]) -> list[SearchItem]:

@@ -20,12 +20,18 @@ collide with a document id.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date
 
-from fundportal.domain.errors import InvalidId
-from fundportal.domain.kinds import Kind, SearchKind, normalise_search, parse_month, validate_id
+from fundportal.domain.kinds import (
+    Kind,
+    SearchKind,
+    normalise_search,
+    parse_month,
+    validate_checksum,
+    validate_id,
+    validate_marker,
+)
 
 SEP = "#"
 LATEST = "LATEST"
@@ -318,10 +324,16 @@ def position_audit_pk(position_id: str) -> str:
     return _join(AUDIT_PREFIX, POSITION_PREFIX, validate_id(position_id, "position id"))
 
 
+def parse_position_audit_pk(pk: str) -> str | None:
+    """The position id of a position's audit partition key; None for a document's trail."""
+    prefix = _join(AUDIT_PREFIX, POSITION_PREFIX, "")
+    return pk[len(prefix) :] if pk.startswith(prefix) else None
+
+
 # --- notice imports ----------------------------------------------------------------
 #   Import record  PK=IMPORT#<sha256 of the file> SK=IMPORT: written by the transaction that
 #                  publishes the import (never before): a re-run of the same file writes nothing.
-#   Import run     PK=IMPORT_RUN#<marker> SK=RUN (marker: the sha256's first 16 hex): written
+#   Import run     PK=IMPORT_RUN#<marker> SK=RUN (marker: `fundportal.domain.kinds.import_marker`): written
 #                  before the first entry (time, user, new documents: every run stamps the same),
 #                  marked Published on publishing. A register lists the markers of the imports
 #                  whose new-document entries it counts until they are published.
@@ -329,25 +341,13 @@ def position_audit_pk(position_id: str) -> str:
 IMPORT_PREFIX = "IMPORT"
 IMPORT_RUN_PREFIX = "IMPORT_RUN"
 IMPORT_RUN_SK = "RUN"
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-_MARKER = re.compile(r"[0-9a-f]{16}")
 
 
 def import_record_keys(checksum: str) -> tuple[str, str]:
     """(PK, SK) of the record of a completed import of the file with this sha256."""
-    if not isinstance(checksum, str) or not _SHA256.fullmatch(checksum):
-        raise InvalidId("file checksum", checksum)
-    return _join(IMPORT_PREFIX, checksum), IMPORT_PREFIX
-
-
-def import_marker(checksum: str) -> str:
-    """The short name of an import (first 16 hex digits of the file's sha256)."""
-    import_record_keys(checksum)  # validates the checksum
-    return checksum[:16]
+    return _join(IMPORT_PREFIX, validate_checksum(checksum)), IMPORT_PREFIX
 
 
 def import_run_keys(marker: str) -> tuple[str, str]:
     """(PK, SK) of the run record of the import with this marker."""
-    if not isinstance(marker, str) or not _MARKER.fullmatch(marker):
-        raise InvalidId("import marker", marker)
-    return _join(IMPORT_RUN_PREFIX, marker), IMPORT_RUN_SK
+    return _join(IMPORT_RUN_PREFIX, validate_marker(marker)), IMPORT_RUN_SK

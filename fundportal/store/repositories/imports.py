@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from fundportal.domain.kinds import Kind, SearchKind
+from fundportal.domain.kinds import Kind, SearchKind, import_marker
 from fundportal.domain.model import Document, PositionEntry
 
 from ..gateway import Condition, TableGateway
 from ..mapping import keys
-from ..mapping.entities import entity_from_item, from_item, search_items_of, to_item
+from ..mapping.companions import FundCatalogEntry, search_items_of
+from ..mapping.entities import entity_from_item, from_item, to_item
 from .documents import REQUEST_TOKEN
 
 MAX_TRANSACTION_ITEMS = 100
@@ -47,7 +48,7 @@ def import_token(checksum: str) -> str:
 
 
 def marker_of_token(token: str | None) -> str | None:
-    """The import marker (`keys.import_marker`) of an entry's RequestToken, if an import wrote it."""
+    """The import marker (`kinds.import_marker`) of an entry's RequestToken, if an import wrote it."""
     if not token or not token.startswith(IMPORT_TOKEN_PREFIX):
         return None
     return token[len(IMPORT_TOKEN_PREFIX) :][:16]
@@ -107,7 +108,7 @@ class ImportRun:
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> ImportRun:
         return cls(
-            keys.import_marker(item["Checksum"]),
+            import_marker(item["Checksum"]),
             item["Checksum"],
             datetime.fromisoformat(item["StartedAt"]),
             item.get("StartedBy", ""),
@@ -204,23 +205,23 @@ class ImportRepository:
         items = ({**to_item(entry), REQUEST_TOKEN: token} for entry in entries)
         return self.gateway.batch_write(itertools.chain(items, extra), workers=workers, progress=progress)
 
-    def catalog_items(self, entries: Iterable[PositionEntry], fund_ids: Iterable[str]) -> list[dict[str, Any]]:
-        """The constant items of newly registered positions: the search items of their
-        positions and investors (a fund's comes with its documents) and the funds catalog entries,
-        each once."""
-        from ..mapping.entities import FundCatalogEntry
-
-        unique: dict[tuple[str, str], dict[str, Any]] = {}
-        for entry in entries:
-            for search in search_items_of(entry):
-                if search.kind is SearchKind.FUND:
-                    continue
-                item = to_item(search)
+    def catalog_items(self, first_entries: dict[str, PositionEntry]) -> dict[str, list[dict[str, Any]]]:
+        """The constant items of the positions an import registers, by position (given by their
+        first entry, in the order they go in): the search items of its position and investor (a
+        fund's comes with its documents) and, with the first position of each fund, the fund's
+        catalog entry."""
+        found: dict[str, list[dict[str, Any]]] = {}
+        funds: set[str] = set()
+        for position_id, entry in first_entries.items():
+            unique: dict[tuple[str, str], dict[str, Any]] = {}
+            searches = [s for s in search_items_of(entry) if s.kind is not SearchKind.FUND]
+            catalog = [] if entry.fund_id in funds else [FundCatalogEntry(entry.fund_id)]
+            funds.add(entry.fund_id)
+            for record in (*searches, *catalog):
+                item = to_item(record)
                 unique[(item["PK"], item["SK"])] = item
-        for fund_id in sorted(set(fund_ids)):
-            item = to_item(FundCatalogEntry(fund_id))
-            unique[(item["PK"], item["SK"])] = item
-        return list(unique.values())
+            found[position_id] = list(unique.values())
+        return found
 
 
 def _is_entry(item: dict[str, Any]) -> bool:
