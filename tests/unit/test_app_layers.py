@@ -4,7 +4,10 @@ From top to bottom (README, "Architecture"): the edges `imports` and `exports`, 
 `positions`, `funds`. An app may import the apps on the floors below its own, never one on its
 own floor or above, so no two apps can import each other, directly or round a cycle. What several
 apps share sits in `fundportal.web`, which imports no app; `fundportal.urls` mounts the apps.
-Every import counts: module-level, inside a function, relative or absolute.
+The apps (views, forms, services, selectors, their commands), the shared edge and the project's
+commands name domain things only: none imports the store's mapping (entities, keys, companion
+items) or its table gateway. Every import counts: module-level, inside a function, relative or
+absolute.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.unit.test_layers import ROOT, imports_of
+from tests.unit.test_layers import ROOT, forbidden_imports, imports_of
 
 FLOORS = (
     ("imports", "exports"),  # edges: write or download through the apps below; nothing imports them
@@ -22,6 +25,9 @@ FLOORS = (
 )
 APPS = tuple(app for floor in FLOORS for app in floor)
 FLOOR_OF = {app: level for level, floor in enumerate(FLOORS) for app in floor}
+# What only the store sees: how entities become items, and the requests that carry them.
+STORE_INTERNALS = ("fundportal.store.mapping", "fundportal.store.gateway")
+ABOVE_THE_STORE = (*APPS, "fundportal.web", "fundportal.management")
 
 
 def app_imports(app: str, root: Path = ROOT) -> Iterator[tuple[str, str]]:
@@ -82,6 +88,20 @@ def test_the_shared_edge_imports_no_app():
     assert found == []
 
 
+def store_internals_imported(root: Path = ROOT) -> list[str]:
+    """One line per import of the store's mapping or gateway by an app, the shared edge or a command."""
+    return [
+        line
+        for package in ABOVE_THE_STORE
+        if (root / package.replace(".", "/")).is_dir()
+        for line in forbidden_imports(package, STORE_INTERNALS, root)
+    ]
+
+
+def test_apps_and_commands_import_neither_the_store_mapping_nor_its_gateway():
+    assert store_internals_imported() == []
+
+
 def _write(root: Path, files: dict[str, str]) -> None:
     for name, source in files.items():
         path = root / name
@@ -121,3 +141,23 @@ def test_the_check_finds_a_cycle_round_three_apps(tmp_path):
     )
     assert app_cycles(tmp_path) == [["documents", "positions", "funds", "documents"]]
     assert imports_against_the_direction(tmp_path) == ["funds/c.py imports documents"]
+
+
+def test_the_check_sees_the_store_mapping_and_gateway_imported_by_apps_and_commands(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "documents/services.py": "from fundportal.store.mapping.entities import search_items_of\n",
+            "positions/selectors.py": "from fundportal.store import gateway\nfrom fundportal.store.uow import NEW\n",
+            "imports/writing.py": "def f():\n    from fundportal.store.gateway import TableGateway\n",
+            "funds/views.py": "from fundportal.store.repositories import RegisterRepository\n",
+            "fundportal/management/commands/seed_demo.py": "import fundportal.store.mapping.keys\n",
+            "fundportal/web/forms.py": "from fundportal.domain.kinds import import_marker\n",
+        },
+    )
+    assert store_internals_imported(tmp_path) == [
+        "imports/writing.py imports fundportal.store.gateway",
+        "documents/services.py imports fundportal.store.mapping.entities",
+        "positions/selectors.py imports fundportal.store.gateway",
+        "fundportal/management/commands/seed_demo.py imports fundportal.store.mapping.keys",
+    ]

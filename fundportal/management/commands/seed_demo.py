@@ -1,23 +1,18 @@
-"""Load demo data: the seed article's sample (--sample) or deterministic synthetic data at scale."""
+"""Load demo data: the seed article's sample (--sample) or deterministic synthetic data at scale.
+The loading is `fundportal.ops.loading`'s; this command parses options and prints."""
 
 from __future__ import annotations
 
-import time
 from argparse import ArgumentTypeError
-from collections.abc import Iterator
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
-from fundportal.ops.sample import sample_entities, sample_items, sample_register_items
-from fundportal.ops.synthetic import BY as SYNTHETIC_BY
-from fundportal.ops.synthetic import SyntheticSpec, generate, item_size
+from fundportal.ops.loading import foreign_documents, has_documents, load_sample, load_synthetic, measure_synthetic
+from fundportal.ops.synthetic import SyntheticSpec
 from fundportal.store import tables
-from fundportal.store.mapping.entities import MonthCatalogEntry, search_items_of_item, to_item
-from fundportal.store.repositories import DocumentRepository
-from fundportal.store.repositories.document_list import DocumentListRepository
 
 
 def _positive(value: str) -> int:
@@ -28,17 +23,6 @@ def _positive(value: str) -> int:
     if number < 0:
         raise ArgumentTypeError(f"expected 0 or more, got {number}")
     return number
-
-
-def _collecting_search_items(items: Iterator[dict[str, Any]], found: list[Any]) -> Iterator[dict[str, Any]]:
-    """Pass items through, noting the search items they name (written after the bulk load)."""
-    seen: set[Any] = set()
-    for item in items:
-        for search in search_items_of_item(item):
-            if search not in seen:
-                seen.add(search)
-                found.append(search)
-        yield item
 
 
 class Command(DynamoCommand):
@@ -83,22 +67,20 @@ class Command(DynamoCommand):
         status = tables.describe()
         if status.status == "MISSING":
             raise CommandError(f"table {status.name} does not exist: run 'manage.py create_table' first")
-        repository = DocumentRepository()
-        if options["if_empty"] and repository.months():
+        if options["if_empty"] and has_documents():
             self.stdout.write("The table already has documents; nothing loaded.")
             return
         if spec is None:
-            self.load_sample(repository)
+            self.load_sample()
         else:
-            self.refuse_foreign_documents(repository, spec)
-            self.load_synthetic(repository, spec, options["workers"] or 1, options["verbosity"] > 0)
+            self.refuse_foreign_documents(spec)
+            self.load_synthetic(spec, options["workers"] or 1, options["verbosity"] > 0)
 
     @staticmethod
-    def refuse_foreign_documents(repository: DocumentRepository, spec: SyntheticSpec) -> None:
+    def refuse_foreign_documents(spec: SyntheticSpec) -> None:
         """Synthetic data overwrites only what seed_demo wrote (re-running a seed is idempotent),
         never a document someone else made: the seed sample's DOC001, an analyst's document."""
-        ids = [spec.document_id(n) for n in range(1, spec.documents + 1)]
-        foreign = sorted(d.document_id for d in repository.existing(ids).values() if d.updated_by != SYNTHETIC_BY)
+        foreign = foreign_documents(spec)
         if foreign:
             shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
             raise CommandError(
@@ -120,32 +102,21 @@ class Command(DynamoCommand):
             raise CommandError(str(error)) from error
 
     def dry_run(self, spec: SyntheticSpec) -> None:
-        count = size = 0
-        for item in generate(spec):
-            count += 1
-            size += item_size(item)
+        measured = measure_synthetic(spec)
         self.stdout.write(
-            f"Dry run: {count:,} items, about {size:,} bytes ({size / 1024 / 1024:.1f} MiB) "
+            f"Dry run: {measured.items:,} items, about {measured.size:,} bytes ({measured.size / 1024 / 1024:.1f} MiB) "
             f"for {self.describe(spec)}; nothing written."
         )
 
-    def load_synthetic(self, repository: DocumentRepository, spec: SyntheticSpec, workers: int, show: bool) -> None:
-        total = spec.item_count
-        started = time.perf_counter()
+    def load_synthetic(self, spec: SyntheticSpec, workers: int, show: bool) -> None:
         with item_progress(self, enabled=show) as progress:
-            task = progress.add_task("BatchWriteItem", total=total)
-            search: list[Any] = []
-            written = repository.bulk_load(
-                _collecting_search_items(generate(spec), search),
-                workers=workers,
-                progress=lambda n: progress.advance(task, n),
-            )
-            searched = DocumentListRepository().put_search_items(search, workers=workers)
-        elapsed = time.perf_counter() - started
+            task = progress.add_task("BatchWriteItem", total=spec.item_count)
+            loaded = load_synthetic(spec, workers=workers, progress=lambda n: progress.advance(task, n))
         self.stdout.write(
             self.style.SUCCESS(
-                f"Loaded {written:,} items for {self.describe(spec)} in {elapsed:.1f} s "
-                f"({written / elapsed:,.0f} items/s, {workers} workers), and {searched:,} search keys."
+                f"Loaded {loaded.items:,} items for {self.describe(spec)} in {loaded.seconds:.1f} s "
+                f"({loaded.items / loaded.seconds:,.0f} items/s, {workers} workers), "
+                f"and {loaded.search_keys:,} search keys."
             )
         )
 
@@ -156,15 +127,11 @@ class Command(DynamoCommand):
             f"{spec.funds} fund{'s' if spec.funds != 1 else ''}, seed {spec.seed}"
         )
 
-    def load_sample(self, repository: DocumentRepository) -> None:
-        items = sample_items()
-        months = {e.as_of_date for e in sample_entities() if getattr(e, "latest", False) and e.as_of_date}
-        catalog_items = [to_item(MonthCatalogEntry(month)) for month in sorted(months)]
-        repository.bulk_load(items + catalog_items + sample_register_items(), workers=1)  # + registers
-        searched = DocumentListRepository().put_search_items(s for item in items for s in search_items_of_item(item))
+    def load_sample(self) -> None:
+        loaded = load_sample()
         self.stdout.write(
             self.style.SUCCESS(
-                f"Loaded the seed sample: {len(items)} fund items (DOC001, DOC002), "
-                f"{len(catalog_items)} month-catalog entries and {searched} search keys."
+                f"Loaded the seed sample: {loaded.fund_items} fund items (DOC001, DOC002), "
+                f"{loaded.month_entries} month-catalog entries and {loaded.search_keys} search keys."
             )
         )
