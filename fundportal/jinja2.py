@@ -4,6 +4,7 @@ others in fundportal/jinja_globals.py."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
@@ -33,6 +34,12 @@ def url(name: str, *args: Any) -> str:
     return reverse(name, args=[str(arg) for arg in args])
 
 
+def url_for(name: str) -> Callable[..., str]:
+    """The URLs of one route, for a table's rows: `{% set position_url = url_for("positions:detail") %}`
+    before the loop, `{{ position_url(row.position_id) }}` in it (each call is `url(name, *args)`)."""
+    return functools.partial(url, name)
+
+
 EnvironmentCustomizer = Callable[[Environment], None]
 _customizers: list[EnvironmentCustomizer] = []
 
@@ -57,7 +64,7 @@ def environment(**options: Any) -> Environment:
     options.pop("autoescape", None)  # always on, whatever the settings say
     env = Environment(autoescape=True, **options)
     env.filters.update(when=when)
-    env.globals.update(url=url)
+    env.globals.update(url=url, url_for=url_for)
     jinja_globals.install(env)
     for customize in _customizers:
         customize(env)

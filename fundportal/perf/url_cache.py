@@ -12,6 +12,7 @@ On by default; `FUNDPORTAL_TEMPLATE_URL_CACHE=false` turns it off (the global is
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +24,10 @@ CACHED_URLS = 50_000
 
 @functools.lru_cache(maxsize=CACHED_URLS)
 def _reversed(urlconf: str, prefix: str, name: str, args: tuple[str, ...]) -> str:
-    return reverse(name, urlconf=urlconf, args=args)
+    """The URL under `prefix`, whatever the script prefix is while it is computed (a route's
+    builder made during one request may be called after the prefix changed)."""
+    url, current = reverse(name, urlconf=urlconf, args=args), get_script_prefix()
+    return prefix + url[len(current) :] if url.startswith(current) else url
 
 
 def cached_url(name: str, *args: Any) -> str:
@@ -32,5 +36,17 @@ def cached_url(name: str, *args: Any) -> str:
     return _reversed(urlconf, get_script_prefix(), name, tuple(str(arg) for arg in args))
 
 
+def cached_url_for(name: str) -> Callable[..., str]:
+    """`url_for(name)` through the same cache, the URLconf and script prefix read once (a table's
+    rows share them: they are the request's) instead of once a row."""
+    urlconf, prefix = get_urlconf() or settings.ROOT_URLCONF, get_script_prefix()
+
+    def url(*args: Any) -> str:
+        return _reversed(urlconf, prefix, name, tuple(str(arg) for arg in args))
+
+    return url
+
+
 def install(env: Environment) -> None:
     env.globals["url"] = cached_url
+    env.globals["url_for"] = cached_url_for

@@ -67,6 +67,7 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     perf_ready()
     assert dynamo_client.client_customizers() == (fast_parse.install,)
     assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
+    assert portal_jinja2.environment().globals["url_for"] is url_cache.cached_url_for
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
     request_started.send(sender=None)
     assert gc.get_freeze_count() > 0
@@ -88,6 +89,28 @@ def test_each_trick_has_its_own_setting(settings, perf_ready):
 def test_the_cached_url_is_what_reverse_gives(name, args):
     assert url_cache.cached_url(name, *args) == portal_jinja2.url(name, *args) == reverse(name, args=args)
     assert url_cache.cached_url(name, *args) == reverse(name, args=args)  # the second time, from the cache
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [("documents:list", ()), ("documents:position", ("DOC001", "POSITION_1")), ("funds:detail", ("FUND_1",))],
+)
+def test_a_routes_url_builder_gives_what_reverse_gives_with_the_cache_and_without(name, args):
+    for url_for in (url_cache.cached_url_for, portal_jinja2.url_for):
+        assert url_for(name)(*args) == reverse(name, args=args)
+        assert url_for(name)(*args) == reverse(name, args=args)  # the second time, from the cache
+
+
+def test_a_routes_url_builder_reads_the_script_prefix_when_made():
+    from django.urls import set_script_prefix
+
+    try:
+        set_script_prefix("/portal/")
+        under_prefix = url_cache.cached_url_for("funds:detail")
+    finally:
+        set_script_prefix("/")
+    assert under_prefix("FUND_1") == "/portal/funds/FUND_1/"
+    assert url_cache.cached_url_for("funds:detail")("FUND_1") == "/funds/FUND_1/"
 
 
 def test_the_cached_url_follows_the_script_prefix():
