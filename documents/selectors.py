@@ -16,6 +16,7 @@ from fundportal.domain.model import CapitalActivity, Document, PositionEntry
 from fundportal.domain.money import format_money, format_ratio
 from fundportal.store.repositories import DocumentRepository
 from fundportal.web.cells import KIND_LABELS, EntryCell, cells
+from fundportal.web.links import PositionLinks
 
 # The per-row view models below are slotted but not frozen: a frozen dataclass sets each field
 # through object.__setattr__ (several times slower to build), and a document page builds
@@ -45,7 +46,7 @@ def figures_text(figures: list[Figures]) -> list[FiguresText]:
 
 
 @dataclass(slots=True)
-class PositionRow:
+class PositionRow(PositionLinks):
     """A position in a document: its entries and figures, and where to go from here."""
 
     document_id: str
@@ -64,15 +65,7 @@ class PositionRow:
     @property
     def history_url(self) -> str:
         """The position across documents."""
-        return reverse("positions:detail", args=(self.position_id,))
-
-    @property
-    def fund_url(self) -> str:
-        return reverse("funds:detail", args=(self.fund_id,))
-
-    @property
-    def investor_url(self) -> str:
-        return reverse("investors:detail", args=(self.investor_id,))
+        return self.position_url
 
 
 @dataclass(frozen=True, slots=True)

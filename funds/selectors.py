@@ -24,6 +24,7 @@ from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.returns import as_percent, irr
 from fundportal.store.repositories.register import RegisterRepository
+from fundportal.web.links import PositionLinks
 
 
 # A fund page builds a LineText and a PositionLine per position (a thousand of each): slotted,
@@ -69,7 +70,7 @@ def line_text(
 
 
 @dataclass(slots=True)
-class PositionLine:
+class PositionLine(PositionLinks):
     """One position in one currency: commitment, the figures and the returns."""
 
     position_id: str
@@ -81,18 +82,6 @@ class PositionLine:
     percent_called: Decimal | None
     irr_percent: Decimal | None
     shown: LineText
-
-    @property
-    def position_url(self) -> str:
-        return reverse("positions:detail", args=(self.position_id,))
-
-    @property
-    def fund_url(self) -> str:
-        return reverse("funds:detail", args=(self.fund_id,))
-
-    @property
-    def investor_url(self) -> str:
-        return reverse("investors:detail", args=(self.investor_id,))
 
 
 @dataclass(frozen=True, slots=True)
