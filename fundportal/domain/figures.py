@@ -267,15 +267,18 @@ class FiguresBuilder:
         }
 
     @classmethod
-    def restore(cls, state: dict[str, dict[str, Any]]) -> FiguresBuilder:
+    def restore(cls, state: dict[str, dict[str, Any]], *, read_only: bool = False) -> FiguresBuilder:
+        """A builder holding `state`; `read_only`: it shares the state's lists instead of copying
+        them (a register's figures are read a thousand times on a fund page, never added to)."""
         builder = cls(flows=True)
         for code, data in state.items():
-            builder._bucket(code)[:] = list(data["sums"])
+            builder._bucket(code)[:] = data["sums"]
             if data.get("unfunded") is not None:
                 builder._unfunded[code] = data["unfunded"]
             if data.get("nav") is not None:
                 builder._nav[code] = data["nav"]
-            flows = {on: list(pair) for on, pair in (data.get("flows") or {}).items()}
+            held = data.get("flows") or {}
+            flows = held if read_only else {on: list(pair) for on, pair in held.items()}
             if flows:
                 assert builder._flows is not None
                 builder._flows[code] = flows

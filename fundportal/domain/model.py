@@ -236,8 +236,9 @@ class PositionRegister:
         return FiguresBuilder.restore(self.rollup)
 
     def _cached(self) -> FiguresBuilder:
+        """The builder the figures are read from (never added to: it shares the roll-up's lists)."""
         if not self._builder:
-            self._builder.append(self.builder())
+            self._builder.append(FiguresBuilder.restore(self.rollup, read_only=True))
         return self._builder[0]
 
     def with_builder(self, builder: FiguresBuilder) -> PositionRegister:
