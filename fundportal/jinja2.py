@@ -36,8 +36,14 @@ def url(name: str, *args: Any) -> str:
 
 def url_for(name: str) -> Callable[..., str]:
     """The URLs of one route, for a table's rows: `{% set position_url = url_for("positions:detail") %}`
-    before the loop, `{{ position_url(row.position_id) }}` in it (each call is `url(name, *args)`)."""
+    before the loop, `{{ position_url|href(row.position_id) }}` in it (each is `url(name, *args)`)."""
     return functools.partial(url, name)
+
+
+def href(route: Callable[..., str], *args: Any) -> str:
+    """`{{ route|href(id) }}`: the URL of a `url_for` route for these arguments. A filter, so a
+    long table's rows call it directly (a template's function calls go through its context)."""
+    return route(*args)
 
 
 EnvironmentCustomizer = Callable[[Environment], None]
@@ -63,7 +69,7 @@ def remove_environment_customizer(customizer: EnvironmentCustomizer) -> None:
 def environment(**options: Any) -> Environment:
     options.pop("autoescape", None)  # always on, whatever the settings say
     env = Environment(autoescape=True, **options)
-    env.filters.update(when=when)
+    env.filters.update(when=when, href=href)
     env.globals.update(url=url, url_for=url_for)
     jinja_globals.install(env)
     for customize in _customizers:

@@ -101,6 +101,13 @@ def test_a_routes_url_builder_gives_what_reverse_gives_with_the_cache_and_withou
         assert url_for(name)(*args) == reverse(name, args=args)  # the second time, from the cache
 
 
+def test_a_template_builds_a_routes_urls_with_the_href_filter():
+    template = portal_jinja2.environment().from_string(
+        "{% set fund_url = url_for('funds:detail') %}{% for f in funds %}{{ fund_url|href(f) }} {% endfor %}"
+    )
+    assert template.render(funds=["FUND_1", "FUND_2"]) == "/funds/FUND_1/ /funds/FUND_2/ "
+
+
 def test_a_routes_url_builder_reads_the_script_prefix_when_made():
     from django.urls import set_script_prefix
 
