@@ -141,3 +141,23 @@ def staff_client(client, staff_user):
 
 
 SAMPLE_ITEM_COUNT = len(sample_items())
+
+
+def signed_in_editor(django_user_model, username: str):
+    """A test client signed in as a member of the fund editors group."""
+    from django.contrib.auth.models import Group
+    from django.test import Client
+
+    from fundportal.models import EDITORS_GROUP
+
+    user = django_user_model.objects.create_user(username, password=f"{username}-pass-123")
+    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def editor_client(django_user_model):
+    """A client signed in as "editor", who may edit fund data."""
+    return signed_in_editor(django_user_model, "editor")

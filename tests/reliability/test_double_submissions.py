@@ -11,12 +11,9 @@ from decimal import Decimal
 
 import pytest
 from botocore.awsrequest import AWSResponse
-from django.contrib.auth.models import Group
-from django.test import Client
 
 from documents import services
 from fundportal.domain.kinds import Kind
-from fundportal.models import EDITORS_GROUP
 from fundportal.store.errors import StoreUnavailable
 from fundportal.store.gateway import TableGateway
 from fundportal.store.repositories import DocumentRepository
@@ -128,15 +125,6 @@ def foreign_ok(body: dict | None = None) -> AWSResponse:
     request id."""
     data = json.dumps(body if body is not None else {}).encode()
     return AWSResponse("http://foreign", 200, {"content-type": "application/x-amz-json-1.0"}, _Body(data))
-
-
-@pytest.fixture
-def editor_client(django_user_model) -> Client:
-    user = django_user_model.objects.create_user("editor", password="editor-pass-123")
-    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_create_answered_by_a_foreign_200_is_a_503_not_created(local_sample, editor_client):

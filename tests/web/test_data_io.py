@@ -10,7 +10,6 @@ from decimal import Decimal
 
 import openpyxl
 import pytest
-from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from pypdf import PdfReader
@@ -18,8 +17,8 @@ from pypdf import PdfReader
 from documents import selectors
 from documents.forms import EntryForm
 from fundportal.domain.errors import NotFound
-from fundportal.models import EDITORS_GROUP
 from positions.selectors import position_report
+from tests.conftest import signed_in_editor
 from tests.notices import csv_bytes, notice_rows, row, upload_storage_in
 
 pytestmark = pytest.mark.django_db
@@ -27,11 +26,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def editor_client(django_user_model) -> Client:
-    user = django_user_model.objects.create_user("importer", password="importer-pass-123")
-    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in_editor(django_user_model, "importer")
 
 
 @pytest.fixture(autouse=True)

@@ -7,11 +7,8 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Group
-from django.test import Client
 from pytest_django.asserts import assertContains
 
-from fundportal.models import EDITORS_GROUP
 from fundportal.store.gateway import call
 from fundportal.store.repositories.register import RegisterRepository
 
@@ -26,15 +23,6 @@ def row(response, position_id: str) -> str:
     match = re.search(rf'<tr data-position="{position_id}".*?</tr>', response.content.decode(), re.S)
     assert match, f"no row for {position_id}"
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(0)))
-
-
-@pytest.fixture
-def editor_client(django_user_model) -> Client:
-    user = django_user_model.objects.create_user("editor", password="editor-pass-123")
-    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_fund_page_is_one_query_with_the_seed_figures(sample, analyst_client, django_assert_dynamodb_requests):

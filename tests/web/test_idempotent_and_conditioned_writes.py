@@ -10,26 +10,14 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
-from django.test import Client
 from django.urls import reverse
 
 from documents import services
 from fundportal.domain.kinds import Kind
-from fundportal.models import EDITORS_GROUP
 from fundportal.store.repositories import DocumentRepository
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def editor_client(django_user_model) -> Client:
-    user = django_user_model.objects.create_user("editor", password="editor-pass-123")
-    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _entry_url(name: str, kind: str = "capital_call", position_id: str = "POSITION_1") -> str:

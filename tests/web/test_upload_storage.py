@@ -9,15 +9,14 @@ from decimal import Decimal
 
 import boto3
 import pytest
-from django.contrib.auth.models import Group
 from django.core.files.base import ContentFile
 from django.core.files.storage import storages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from documents import selectors
-from fundportal.models import EDITORS_GROUP
 from imports.services import checksum_of
+from tests.conftest import signed_in_editor
 from tests.notices import csv_bytes, notice_rows
 
 pytestmark = pytest.mark.django_db
@@ -41,11 +40,7 @@ def s3_uploads(backend, settings):
 
 @pytest.fixture
 def editor_client(django_user_model) -> Client:
-    user = django_user_model.objects.create_user("importer", password="importer-pass-123")
-    user.groups.add(Group.objects.get(name=EDITORS_GROUP))
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in_editor(django_user_model, "importer")
 
 
 def _stored_keys() -> list[str]:
