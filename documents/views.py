@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -76,14 +77,14 @@ class PositionTableForm(forms.Form):
         """Per column, the query string that sorts by it (toggling the order if it is the current one)."""
         current = self.data.get("sort") or "position"
         descending = self.data.get("order") == "desc"
+        kept = {key: self.data.getlist(key) for key in self.data if key not in ("sort", "order")}
         links = {}
         for column in position_table.SORT_COLUMNS:
-            params = self.data.copy()
-            params["sort"] = column
-            params["order"] = "asc" if column == current and descending else "desc" if column == current else "asc"
-            if column != "position" and column != current:
-                params["order"] = "desc"  # amounts: largest first on the first click
-            links[column] = params.urlencode()
+            if column == current:
+                order = "asc" if descending else "desc"
+            else:
+                order = "asc" if column == "position" else "desc"  # amounts: largest first on the first click
+            links[column] = urlencode({**kept, "sort": column, "order": order}, doseq=True)
         return links
 
 

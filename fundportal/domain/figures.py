@@ -76,7 +76,8 @@ def tvpi(figures: Figures) -> Decimal | None:
     """Total value to paid-in: (distributed + NAV) / called; None without a NAV or a call."""
     if figures.nav is None:
         return None
-    return ratio(figures.distributed + figures.nav, figures.called)
+    # Both amounts are the figures' currency (checked when the figures were built).
+    return ratio(known_money(figures.distributed.amount + figures.nav.amount, figures.currency), figures.called)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,18 +294,18 @@ class FiguresBuilder:
         """The figures of `currency` (zero figures if it has nothing)."""
         # A code the builder holds is canonical already (a document page asks for 100 rows').
         code = currency if currency in self._sums else currency_code(currency)
-        # Every sum held was checked when added (or restored from a checked state).
+        # Every amount held (sums, NAV, unfunded) was checked when added (or restored from a checked state).
         called, called_pending, distributed, distributed_pending = [
             known_money(value, code) for value in self._sums.get(code, _ZEROS)
         ]
         nav = nav_as_of = nav_key = None
         if (latest_nav := self._nav.get(code)) is not None:
             nav_key, amount = latest_nav
-            nav, nav_as_of = money(amount, code), None if nav_key[0] == date.min else nav_key[0]
+            nav, nav_as_of = known_money(amount, code), None if nav_key[0] == date.min else nav_key[0]
         unfunded = unfunded_as_of = unfunded_key = None
         if (latest_unfunded := self._unfunded.get(code)) is not None:
             unfunded_key, amount = latest_unfunded  # the key's date is the as-of date, date.min standing for none
-            unfunded = money(amount, code)
+            unfunded = known_money(amount, code)
             unfunded_as_of = None if unfunded_key[0] == date.min else unfunded_key[0]
         return Figures(
             code,

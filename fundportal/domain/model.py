@@ -221,8 +221,8 @@ class PositionRegister:
     # Imports (markers) whose new-document entries are counted and not yet published: an import
     # writes those entries first and the register after, so a re-run can tell whether it counted.
     imports: tuple[str, ...] = ()
-    # Memo of the builder restored from `rollup` and of its figures (the register is immutable).
-    _builder: list[Any] = field(default_factory=list, compare=False, repr=False)
+    # Memo of what is read from `rollup`: its builder, figures and flows (the register is immutable).
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         validate_id(self.position_id, "position id")
@@ -237,12 +237,13 @@ class PositionRegister:
 
     def _cached(self) -> FiguresBuilder:
         """The builder the figures are read from (never added to: it shares the roll-up's lists)."""
-        if not self._builder:
-            self._builder.append(FiguresBuilder.restore(self.rollup, read_only=True))
-        return self._builder[0]
+        builder = self._memo.get("builder")
+        if builder is None:
+            builder = self._memo["builder"] = FiguresBuilder.restore(self.rollup, read_only=True)
+        return builder
 
     def with_builder(self, builder: FiguresBuilder) -> PositionRegister:
-        return replace(self, rollup=builder.state(), _builder=[])
+        return replace(self, rollup=builder.state(), _memo={})
 
     def ids(self) -> tuple[str, str, str]:
         """(position, fund, investor) ids."""
@@ -250,18 +251,24 @@ class PositionRegister:
 
     @property
     def commitment_money(self) -> Money | None:
-        return None if self.commitment is None else money(self.commitment, self.currency)
+        if self.commitment is None:
+            return None
+        held = self._memo.get("commitment")
+        if held is None:
+            held = self._memo["commitment"] = money(self.commitment, self.currency)
+        return held
 
     def figures(self) -> list[Figures]:
         """Figures per currency, by currency code (the register's own currency always among them);
         computed once per register object (a fund page asks for them several times)."""
-        if len(self._builder) < 2:
+        figures = self._memo.get("figures")
+        if figures is None:
             builder = self._cached()
             found = {f.currency: f for f in builder.by_currency()}
             if self.currency not in found:
                 found[self.currency] = builder.figures(self.currency)
-            self._builder.append([found[code] for code in sorted(found)])
-        return self._builder[1]
+            figures = self._memo["figures"] = [found[code] for code in sorted(found)]
+        return figures
 
     def figures_of(self, currency: str) -> Figures:
         """The figures of `currency` (zero figures if the position has none in it)."""
@@ -269,8 +276,13 @@ class PositionRegister:
         return found if found is not None else self._cached().figures(currency)
 
     def flows(self, currency: str) -> list[tuple[date, Decimal]]:
-        """IRR's cash flows of `currency` (see `FiguresBuilder.flows`)."""
-        return self._cached().flows(currency)
+        """IRR's cash flows of `currency` (see `FiguresBuilder.flows`), computed once per currency
+        (a fund page reads them for the line's IRR and again for the pooled IRR)."""
+        key = ("flows", currency)
+        flows = self._memo.get(key)
+        if flows is None:
+            flows = self._memo[key] = self._cached().flows(currency)
+        return list(flows)
 
     def irr(self, currency: str) -> Decimal | None:
         f = self.figures_of(currency)

@@ -75,7 +75,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "fundportal.context_processors.dynamodb_footer",
-                "fundportal.context_processors.layout_urls",
             ],
             "undefined": jinja2.StrictUndefined,
             "autoescape": True,
