@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
@@ -20,20 +21,20 @@ def _all_funds_permission() -> Permission:
     return Permission.objects.get(codename=ALL_FUNDS_CODENAME, content_type__app_label="access")
 
 
-def _holder(user=None, group: Group | None = None) -> dict:
+def _holder(user: Any = None, group: Group | None = None) -> dict[str, Any]:
     if (user is None) == (group is None):
         raise ValueError("give exactly one of user and group")
     return {"user": user} if user is not None else {"group": group}
 
 
-def grant_all_funds(*, user=None, group: Group | None = None) -> None:
+def grant_all_funds(*, user: Any = None, group: Group | None = None) -> None:
     """The "all funds" permission: every fund, present and future, is covered."""
     holder = _holder(user, group)
     permissions = holder["user"].user_permissions if user is not None else holder["group"].permissions
     permissions.add(_all_funds_permission())
 
 
-def revoke_all_funds(*, user=None, group: Group | None = None) -> None:
+def revoke_all_funds(*, user: Any = None, group: Group | None = None) -> None:
     holder = _holder(user, group)
     permissions = holder["user"].user_permissions if user is not None else holder["group"].permissions
     permissions.remove(_all_funds_permission())
@@ -41,7 +42,12 @@ def revoke_all_funds(*, user=None, group: Group | None = None) -> None:
 
 @transaction.atomic
 def grant_funds(
-    *, funds: Iterable[str], user=None, group: Group | None = None, can_edit: bool = False, can_approve: bool = False
+    *,
+    funds: Iterable[str],
+    user: Any = None,
+    group: Group | None = None,
+    can_edit: bool = False,
+    can_approve: bool = False,
 ) -> list[FundCoverage]:
     """Cover each fund (rights replaced by the ones given, for a fund already covered)."""
     holder = _holder(user, group)
@@ -53,13 +59,13 @@ def grant_funds(
     ]
 
 
-def revoke_funds(*, funds: Iterable[str], user=None, group: Group | None = None) -> int:
+def revoke_funds(*, funds: Iterable[str], user: Any = None, group: Group | None = None) -> int:
     holder = _holder(user, group)
     return FundCoverage.objects.filter(fund_id__in=list(funds), **holder).delete()[0]
 
 
 @transaction.atomic
-def link_investors(*, user, investors: Iterable[str]) -> list[InvestorLink]:
+def link_investors(*, user: Any, investors: Iterable[str]) -> list[InvestorLink]:
     """Make `user` an LP user of each investor (read-only, their own positions only)."""
     return [
         InvestorLink.objects.get_or_create(user=user, investor_id=validate_id(investor, "investor id"))[0]
@@ -67,7 +73,7 @@ def link_investors(*, user, investors: Iterable[str]) -> list[InvestorLink]:
     ]
 
 
-def unlink_investors(*, user, investors: Iterable[str]) -> int:
+def unlink_investors(*, user: Any, investors: Iterable[str]) -> int:
     return InvestorLink.objects.filter(user=user, investor_id__in=list(investors)).delete()[0]
 
 
@@ -83,7 +89,7 @@ class CoverageLine:
         return f"{self.holder}: {self.what} ({self.rights})"
 
 
-def coverage_lines(*, user=None, group: Group | None = None) -> list[CoverageLine]:
+def coverage_lines(*, user: Any = None, group: Group | None = None) -> list[CoverageLine]:
     """Who covers what: every grant, or only those of one user (their own and their groups')
     or one group."""
     rows = FundCoverage.objects.select_related("user", "group")

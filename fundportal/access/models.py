@@ -49,7 +49,9 @@ class FundCoverage(models.Model):
 
     @property
     def holder(self) -> str:
-        return f"group {self.group.name}" if self.group_id else f"user {self.user.get_username()}"
+        if self.group is not None:
+            return f"group {self.group.name}"
+        return f"user {self.user.get_username()}" if self.user is not None else "nobody"
 
 
 class InvestorLink(models.Model):

@@ -53,7 +53,7 @@ class Command(BaseCommand):
             )
         except InvalidId as error:
             raise CommandError(describe(error)) from None
-        holder = f"user {user.get_username()}" if user is not None else f"group {group.name}"
+        holder = f"user {user.get_username()}" if user is not None else f"group {group.name if group else ''}"
         verb = "Granted" if options["action"] == "grant" else "Revoked"
         self.stdout.write(f"{verb} for {holder}: {', '.join(done)}.")
 
