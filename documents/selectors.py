@@ -274,14 +274,18 @@ def document_versions(
     document_id: str,
     start: date | None = None,
     end: date | None = None,
+    scope: AccessScope = OPERATOR,
     repository: DocumentRepository | None = None,
 ) -> tuple[Document, list[Document]]:
     """The current document and its superseded copies: one Query (begins_with) for all of them,
     or GetItem + one SK BETWEEN Query for a date range."""
     repository = repository or DocumentRepository()
     if start is None and end is None:
-        return repository.all_versions(document_id)
-    return repository.get(document_id), repository.versions(document_id, start, end)
+        current, versions = repository.all_versions(document_id)
+    else:
+        current, versions = repository.get(document_id), repository.versions(document_id, start, end)
+    scope.require_fund(current.fund_id, "Document", document_id)
+    return current, versions
 
 
 def document_header(

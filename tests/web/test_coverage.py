@@ -216,3 +216,17 @@ def test_the_coverage_command_refuses_bad_input_in_one_line(db, django_user_mode
     django_user_model.objects.create_user("erin")
     with pytest.raises(CommandError, match=message.replace("(", r"\(")):
         call_command("coverage", *args, stdout=io.StringIO())
+
+
+def test_commands_read_every_fund_by_default_and_one_users_coverage_with_as_user(funds, django_user_model):
+    covering("bob", "FUND_B")
+    out = io.StringIO()
+    call_command("position_report", "POSITION_1", "--format", "csv", stdout=out)
+    assert "DOC001,2025-09-30,capital_call,500000.00" in out.getvalue()
+    call_command("position_report", "POSITION_1", "--all-funds", "--format", "csv", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="POSITION_1"):
+        call_command("position_report", "POSITION_1", "--as-user", "bob", stdout=io.StringIO())
+    with pytest.raises(CommandError):
+        call_command("document_history", "DOC001", "--as-user", "bob", stdout=io.StringIO(), stderr=io.StringIO())
+    with pytest.raises(CommandError, match="No user 'nobody'"):
+        call_command("document_history", "DOC001", "--as-user", "nobody", stdout=io.StringIO())
