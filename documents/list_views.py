@@ -71,7 +71,7 @@ class DocumentListView(ScopedMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
         form = ListFilterForm(request.GET)
         if not form.is_valid():
-            context = {"form": form, "page": None, "may_edit": self.scope.may_edit_somewhere}
+            context = {"form": form, "page": None, **self.scope_context()}
             return render(request, self.template_name, context, status=400)
         page = list_selectors.document_list_page(
             filters=form.filters(), cursor=form.cleaned_data["cursor"] or None, scope=self.scope
@@ -79,7 +79,7 @@ class DocumentListView(ScopedMixin, View):
         context = {
             "form": form,
             "page": page,
-            "may_edit": self.scope.may_edit_somewhere,
+            **self.scope_context(),
             "documents": page.documents,
             "filtered": any(form.cleaned_data.get(name) for name in ListFilterForm.PARAMETERS),
             "older_query": form.query(cursor=page.older_cursor) if page.older_cursor else "",
@@ -87,6 +87,11 @@ class DocumentListView(ScopedMixin, View):
             "later_query": form.query(cursor=None, to="9999-12-31"),
         }
         return render(request, self.template_name, context)
+
+    def scope_context(self) -> dict[str, Any]:
+        """Edit buttons for users who may edit some fund; an LP user's own investor pages."""
+        own = sorted(self.scope.investors) if self.scope.is_investor else []
+        return {"may_edit": self.scope.may_edit_somewhere, "own_investors": own}
 
 
 class SearchView(ScopedMixin, View):

@@ -37,4 +37,5 @@ class InvestorDetailView(ScopedMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["page"] = selectors.investor_detail(investor_id=kwargs["investor_id"], scope=self.scope)
+        context["fund_pages"] = self.scope.sees_fund_totals  # an LP user has no fund pages
         return context

@@ -37,5 +37,5 @@ class PositionDetailView(ScopedMixin, TemplateView):
             scope=self.scope,
         )
         can_edit = bool(history.fund_id) and self.scope.can_edit(history.fund_id)
-        context.update(history=history, can_edit=can_edit, **vars_of(history))
+        context.update(history=history, can_edit=can_edit, fund_pages=self.scope.sees_fund_totals, **vars_of(history))
         return context

@@ -230,3 +230,17 @@ def test_commands_read_every_fund_by_default_and_one_users_coverage_with_as_user
         call_command("document_history", "DOC001", "--as-user", "bob", stdout=io.StringIO(), stderr=io.StringIO())
     with pytest.raises(CommandError, match="No user 'nobody'"):
         call_command("document_history", "DOC001", "--as-user", "nobody", stdout=io.StringIO())
+
+
+def test_the_lp_user_lands_on_links_to_their_own_investor_pages(funds):
+    page = lp("lp", "INVESTOR_1").get("/documents/").content.decode()
+    assert 'href="/investors/INVESTOR_1/"' in page
+    assert 'data-testid="own-investors"' not in covering("alice", "FUND_A").get("/documents/").content.decode()
+
+
+def test_the_lp_user_gets_no_link_to_a_fund_page(funds):
+    client = lp("lp", "INVESTOR_1")
+    for url in ("/investors/INVESTOR_1/", "/positions/POSITION_1/"):
+        page = client.get(url).content.decode()
+        assert 'href="/funds/FUND' not in page, url
+    assert 'href="/funds/FUND_A/"' in covering("alice", "FUND_A").get("/investors/INVESTOR_1/").content.decode()
