@@ -9,6 +9,8 @@ they cover and one they do not."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -221,3 +223,17 @@ def test_the_lp_user_sees_position_1_and_only_its_rows_on_doc001(users):
     assert 'data-testid="record-entry"' not in text and 'class="edit-link"' not in text
     assert client.get("/positions/POSITION_1/").status_code == 200
     assert client.get("/positions/POSITION_2/").status_code == 404
+
+
+def test_searching_an_uncovered_id_answers_exactly_as_for_an_id_that_does_not_exist(users):
+    bob = users["bob"]
+    for uncovered, missing in (("DOC001", "DOC404"), ("POSITION_1", "POSITION_404"), ("FUND_A", "FUND_Q")):
+        hidden = bob.get("/documents/search/", {"q": uncovered})
+        absent = bob.get("/documents/search/", {"q": missing})
+        assert hidden.status_code == absent.status_code == 200
+        assert _plain(hidden, uncovered) == _plain(absent, missing)
+
+
+def _plain(response, query: str) -> str:
+    """A page with the query and the per-response CSRF token taken out."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode()).replace(query, "ID")
