@@ -10,11 +10,13 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.test import Client
 
 from documents import selectors
 from fundportal.access import grants
 from fundportal.access.models import FundCoverage, InvestorLink
 from fundportal.domain.errors import NotFound
+from fundportal.store.instrumentation import page_log
 from tests.notices import csv_bytes, notice_rows, upload_storage_in
 from tests.web.coverage_data import add_fund_b, covering, lp, make_user
 
@@ -164,8 +166,6 @@ def test_the_admin_shows_who_covers_what(funds, django_user_model):
     root = django_user_model.objects.create_superuser("root", password="root-pass-123")
     alice = covering("alice", "FUND_A")
     lp("lp", "INVESTOR_1")
-    from django.test import Client
-
     admin = Client()
     admin.force_login(root)
     listing = admin.get("/admin/access/fundcoverage/").content.decode()
@@ -244,3 +244,19 @@ def test_the_lp_user_gets_no_link_to_a_fund_page(funds):
         page = client.get(url).content.decode()
         assert 'href="/funds/FUND' not in page, url
     assert 'href="/funds/FUND_A/"' in covering("alice", "FUND_A").get("/investors/INVESTOR_1/").content.decode()
+
+
+def test_the_request_log_shows_staff_covering_some_funds_only_their_own_requests(funds, django_user_model):
+    page_log.clear()
+    covering("alice", "FUND_A").get("/documents/DOC001/")
+    ops = covering("ops", "FUND_B")
+    ops.user.is_staff = True
+    ops.user.save()
+    ops.get("/documents/DOC900/")
+    log = ops.get("/admin/dynamodb/requests/").content.decode()
+    assert "/documents/DOC900/" in log and "/documents/DOC001/" not in log
+    root = django_user_model.objects.create_superuser("root", password="root-pass-123")
+    head = Client()
+    head.force_login(root)
+    everything = head.get("/admin/dynamodb/requests/").content.decode()
+    assert "/documents/DOC001/" in everything and "/documents/DOC900/" in everything
