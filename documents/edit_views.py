@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import cached_property
@@ -18,13 +17,13 @@ from django.views.generic import FormView, TemplateView
 
 from documents import selectors, services
 from documents.forms import CreateDocumentForm, EntryDeleteForm, EntryForm, RestateForm
-from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, PositionMismatch
+from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound, NotPermitted, PositionMismatch
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document, PositionEntry
 from fundportal.domain.money import format_money
 from fundportal.messages import describe as describe_error
 from fundportal.web.cells import KIND_LABELS
-from fundportal.web.mixins import EditorRequiredMixin
+from fundportal.web.mixins import EditorRequiredMixin, ScopedMixin
 
 
 def entry_kind(slug: str) -> Kind:
@@ -54,10 +53,17 @@ class DocumentCreateView(EditorRequiredMixin, FormView):
     def form_valid(self, form: CreateDocumentForm) -> HttpResponse:
         try:
             document = services.document_create(
-                document=form.document(), activity=form.activity(), user=self.username, token=form.token
+                document=form.document(),
+                activity=form.activity(),
+                user=self.username,
+                token=form.token,
+                scope=self.scope,
             )
         except AlreadyExists:
             form.add_error("document_id", f"A document with id '{form.cleaned_data['document_id']}' already exists.")
+            return self.form_invalid(form)
+        except (NotFound, NotPermitted):  # a fund the user does not cover (or may only read)
+            form.add_error("fund_id", f"You may not create documents in fund '{form.cleaned_data['fund_id']}'.")
             return self.form_invalid(form)
         messages.success(self.request, f"Document {document.document_id} created.")
         return self.to_document(document.document_id)
@@ -79,14 +85,18 @@ class EntryEditView(EditorRequiredMixin, FormView):
 
     @cached_property
     def document(self) -> Document:
-        return selectors.document_header(document_id=self.document_id)
+        document = selectors.document_header(document_id=self.document_id, scope=self.scope)
+        self.scope.require_edit(document.fund_id, "Document", self.document_id)
+        return document
 
     @cached_property
     def existing(self) -> PositionEntry | None:
         if self.is_new:
             return None
         kind = entry_kind(self.kwargs["kind"])
-        return selectors.entry(document_id=self.document_id, kind=kind, position_id=self.kwargs["position_id"])
+        return selectors.entry(
+            document_id=self.document_id, kind=kind, position_id=self.kwargs["position_id"], scope=self.scope
+        )
 
     def get_form_kwargs(self) -> dict[str, Any]:
         kwargs = super().get_form_kwargs()
@@ -121,13 +131,14 @@ class EntryEditView(EditorRequiredMixin, FormView):
         entry = form.entry(self.document_id)
         try:
             if self.is_new:
-                saved = services.entry_record(entry=entry, user=self.username, token=form.token)
+                saved = services.entry_record(entry=entry, user=self.username, token=form.token, scope=self.scope)
             else:
                 saved = services.entry_change(
                     entry=entry,
                     user=self.username,
                     token=form.token,
                     expected_revision=form.cleaned_data.get("revision"),
+                    scope=self.scope,
                 )
         except AlreadyExists:
             form.add_error(
@@ -153,8 +164,12 @@ class EntryDeleteView(EditorRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         entry = selectors.entry(
-            document_id=kwargs["document_id"], kind=entry_kind(kwargs["kind"]), position_id=kwargs["position_id"]
+            document_id=kwargs["document_id"],
+            kind=entry_kind(kwargs["kind"]),
+            position_id=kwargs["position_id"],
+            scope=self.scope,
         )
+        self.scope.require_edit(entry.fund_id, "Document", kwargs["document_id"])
         form = EntryDeleteForm(initial={"revision": entry.revision})
         context.update(entry=entry, label=describe(entry), form=form)
         return context
@@ -173,6 +188,7 @@ class EntryDeleteView(EditorRequiredMixin, TemplateView):
                 user=self.username,
                 token=form.token,
                 expected_revision=form.cleaned_data.get("revision"),
+                scope=self.scope,
             )
         except Conflict as error:
             return conflict_response(request, error, document_id)
@@ -186,7 +202,7 @@ class RestateView(EditorRequiredMixin, TemplateView):
     template_name = "documents/edit/restate_form.html"
 
     def get(self, request: HttpRequest, document_id: str) -> HttpResponse:
-        document, activity = selectors.document_for_restatement(document_id=document_id)
+        document, activity = selectors.document_for_restatement(document_id=document_id, scope=self.scope)
         form = RestateForm(initial=RestateForm.initial_for(document, activity))
         return self.render_to_response(self.get_context_data(form=form, document=document, activity=activity))
 
@@ -202,6 +218,7 @@ class RestateView(EditorRequiredMixin, TemplateView):
                 activity_changes=form.activity_changes(),
                 user=self.username,
                 token=form.token,
+                scope=self.scope,
             )
         except Conflict as error:
             return conflict_response(request, error, document_id)
@@ -209,13 +226,13 @@ class RestateView(EditorRequiredMixin, TemplateView):
         return self.to_document(document_id)
 
 
-class AuditTrailView(LoginRequiredMixin, TemplateView):
+class AuditTrailView(ScopedMixin, TemplateView):
     """Who changed what and when in a document (any signed-in analyst may read it)."""
 
     template_name = "documents/edit/audit.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        document, entries = selectors.audit_trail(document_id=kwargs["document_id"])
+        document, entries = selectors.audit_trail(document_id=kwargs["document_id"], scope=self.scope)
         context.update(document=document, entries=entries)
         return context

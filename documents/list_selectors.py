@@ -19,6 +19,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import BadCursor, InvalidId, NotFound
 from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind, normalise_search, parse_month, validate_id
 from fundportal.store import cursor as cursors
@@ -164,11 +165,14 @@ def document_list_page(
     cursor: str | None = None,
     page_size: int = PAGE_SIZE,
     today: date | None = None,
+    scope: AccessScope = OPERATOR,
     repository: DocumentListRepository | None = None,
     documents: DocumentRepository | None = None,
 ) -> DocumentListPage:
     """One page of current documents, newest first across months (see the module docstring).
-    Requests: 1 catalog Query + at most MAX_MONTH_QUERIES month Queries."""
+    Requests: 1 catalog Query + at most MAX_MONTH_QUERIES month Queries. Only documents of the
+    funds `scope` covers are listed (the index projects each one's fund); a scope covering no
+    fund (an LP user) reads nothing."""
     filters = filters or ListFilters()
     repository = repository or DocumentListRepository()
     if cursor:
@@ -176,6 +180,9 @@ def document_list_page(
     else:
         upper = filters.end or (today or date.today()) + HORIZON
         start, history, number = None, [], 1
+    if scope.is_investor or not (scope.all_funds or scope.funds):
+        return DocumentListPage([], number, None, None, upper, [], 0, False, filters)
+    drops_rows = filters.drops_rows or not scope.all_funds
     months = (documents or DocumentRepository(repository.gateway)).months()  # newest first
     later = [m for m in months if _month_span(m)[0] > upper]
     candidates = [
@@ -198,10 +205,12 @@ def document_list_page(
             next_position = _Position(month, after)
             break
         remaining = page_size - len(rows)
-        limit = FILTERED_CHUNK if filters.drops_rows else remaining
+        limit = FILTERED_CHUNK if drops_rows else remaining
         chunk = repository.month_chunk(month, after=after, lower=filters.start, upper=upper, limit=limit)
         queries += 1
-        kept_ids = {id(listed) for listed in chunk.items if filters.keeps(listed)}
+        kept_ids = {
+            id(listed) for listed in chunk.items if filters.keeps(listed) and scope.covers_fund(listed.summary.fund_id)
+        }
         stopped = False
         for listed in chunk.items:
             if len(rows) >= page_size:
@@ -303,11 +312,13 @@ def search(
     repository: DocumentListRepository | None = None,
     documents: DocumentRepository | None = None,
     positions: PositionRepository | None = None,
+    scope: AccessScope = OPERATOR,
 ) -> SearchResults:
     """Ids of documents, positions, funds and investors equal to or starting with `query`, in any
     case: one Query on the search items (`SEARCH#<first 3 letters>`). A table whose search items
     were never written (loaded before search existed, not yet backfilled) still finds an exact id in
-    its own case: GetItem of the document, then a 1-item Query of the position index."""
+    its own case: GetItem of the document, then a 1-item Query of the position index.
+    Hits outside `scope` are dropped, from what the search items name (no further read)."""
     validate_id(query, "search")
     normal = normalise_search(query)
     repository = repository or DocumentListRepository()
@@ -316,6 +327,8 @@ def search(
         hits = _exact_fallback(query, documents or DocumentRepository(repository.gateway), positions)
     by_kind: dict[SearchKind, list[Found]] = {}
     for hit in hits:
+        if not in_scope(hit, scope):
+            continue
         exact = normalise_search(hit.target_id) == normal
         found = Found(hit.kind, hit.target_id, url_of(hit.kind, hit.target_id), exact)
         by_kind.setdefault(hit.kind, []).append(found)
@@ -323,12 +336,27 @@ def search(
     return SearchResults(query=query, groups=groups, truncated=truncated)
 
 
+def in_scope(hit: SearchHit, scope: AccessScope) -> bool:
+    """Whether a search hit may be shown: a document or fund of a covered fund, a position the
+    scope covers (an LP: their own), an investor to every-fund users and to the LP it is (an
+    investor's item names no fund, so an analyst covering some funds finds investors through
+    the covered funds' pages)."""
+    if hit.kind is SearchKind.INVESTOR:
+        return scope.all_funds or hit.target_id in scope.investors
+    if hit.kind is SearchKind.POSITION:
+        return scope.covers_position(hit.fund_id, hit.investor_id)
+    if scope.is_investor:
+        return False
+    return scope.covers_fund(hit.target_id if hit.kind is SearchKind.FUND else hit.fund_id)
+
+
 def _exact_fallback(query: str, documents: DocumentRepository, positions: PositionRepository | None) -> list[SearchHit]:
     try:
-        documents.get(query)
-        return [SearchHit(SearchKind.DOCUMENT, query)]
+        document = documents.get(query)
+        return [SearchHit(SearchKind.DOCUMENT, query, document.fund_id)]
     except NotFound:
         pass
-    if (positions or PositionRepository(documents.gateway)).page(query, limit=1).entries:
-        return [SearchHit(SearchKind.POSITION, query)]
+    entries = (positions or PositionRepository(documents.gateway)).page(query, limit=1).entries
+    if entries:
+        return [SearchHit(SearchKind.POSITION, query, entries[0].fund_id, entries[0].investor_id)]
     return []

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views import View
@@ -16,6 +15,7 @@ from documents.forms import DateRangeQueryForm
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES, validate_id
 from fundportal.messages import describe
+from fundportal.web.mixins import ScopedMixin
 
 
 class ListFilterForm(DateRangeQueryForm):
@@ -63,7 +63,7 @@ class ListFilterForm(DateRangeQueryForm):
         return params.urlencode()
 
 
-class DocumentListView(LoginRequiredMixin, View):
+class DocumentListView(ScopedMixin, View):
     """Current documents across months, newest first, 50 a page (month-sharded index)."""
 
     template_name = "documents/list.html"
@@ -71,12 +71,15 @@ class DocumentListView(LoginRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
         form = ListFilterForm(request.GET)
         if not form.is_valid():
-            context = {"form": form, "page": None}
+            context = {"form": form, "page": None, **self.scope_context()}
             return render(request, self.template_name, context, status=400)
-        page = list_selectors.document_list_page(filters=form.filters(), cursor=form.cleaned_data["cursor"] or None)
+        page = list_selectors.document_list_page(
+            filters=form.filters(), cursor=form.cleaned_data["cursor"] or None, scope=self.scope
+        )
         context = {
             "form": form,
             "page": page,
+            **self.scope_context(),
             "documents": page.documents,
             "filtered": any(form.cleaned_data.get(name) for name in ListFilterForm.PARAMETERS),
             "older_query": form.query(cursor=page.older_cursor) if page.older_cursor else "",
@@ -85,8 +88,13 @@ class DocumentListView(LoginRequiredMixin, View):
         }
         return render(request, self.template_name, context)
 
+    def scope_context(self) -> dict[str, Any]:
+        """Edit buttons for users who may edit some fund; an LP user's own investor pages."""
+        own = sorted(self.scope.investors) if self.scope.is_investor else []
+        return {"may_edit": self.scope.may_edit_somewhere, "own_investors": own}
 
-class SearchView(LoginRequiredMixin, View):
+
+class SearchView(ScopedMixin, View):
     """`?q=`: ids of documents, positions, funds and investors, any case, exact or prefix.
     One match (or one exact match) opens its page; several are listed by kind; none says so."""
 
@@ -102,7 +110,7 @@ class SearchView(LoginRequiredMixin, View):
         except InvalidId as error:
             context["error"] = describe(error)
             return render(request, self.template_name, context)
-        results = list_selectors.search(query=query)
+        results = list_selectors.search(query=query, scope=self.scope)
         if results.target is not None:
             return redirect(results.target.url)
         context["results"] = results

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.urls import reverse
 
+from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
 from fundportal.domain.model import CapitalActivity, Document, PositionEntry
@@ -74,7 +76,8 @@ class DocumentPage:
     activity: CapitalActivity | None
     history_count: int
     rows: list[PositionRow]
-    totals: list[Figures]  # per currency
+    totals: list[Figures]  # per currency; empty for an LP (a fund's totals reveal the other LPs)
+    own_rows_only: bool = False  # an LP's view: only their own positions' rows
 
     @property
     def currency(self) -> str:
@@ -82,14 +85,25 @@ class DocumentPage:
 
 
 def document_overview(
-    *, document_id: str, with_edit_urls: bool = False, repository: DocumentRepository | None = None
+    *,
+    document_id: str,
+    with_edit_urls: bool = False,
+    scope: AccessScope = OPERATOR,
+    repository: DocumentRepository | None = None,
 ) -> DocumentPage:
     """Everything a document contains, grouped by position, from one Query (pattern 1).
-    `with_edit_urls`: each cell is editable (shows its Change/Remove links)."""
+    `with_edit_urls`: each cell is editable (shows its Change/Remove links). Within `scope`: a
+    document of an uncovered fund is NotFound; an LP sees only their own positions' rows (NotFound
+    if the document holds none of them), no capital activity and no totals."""
     overview = (repository or DocumentRepository()).overview(document_id)
+    own_only = scope.is_investor
+    if not own_only:
+        scope.require_fund(overview.document.fund_id, "Document", document_id)
     rows = []
     for row in overview.positions:
         first = row.entries[0]
+        if own_only and not scope.covers_position(first.fund_id, first.investor_id):
+            continue
         figures = figures_by_currency(row.entries)
         rows.append(
             PositionRow(
@@ -101,6 +115,12 @@ def document_overview(
                 figures=figures,
                 shown=figures_text(figures),
             )
+        )
+    if own_only:
+        if not rows:
+            raise NotFound("Document", document_id)
+        return DocumentPage(
+            document=overview.document, activity=None, history_count=0, rows=rows, totals=[], own_rows_only=True
         )
     return DocumentPage(
         document=overview.document,
@@ -123,11 +143,19 @@ class PositionInDocumentPage:
 
 
 def position_in_document(
-    *, document_id: str, position_id: str, with_edit_urls: bool = False, repository: DocumentRepository | None = None
+    *,
+    document_id: str,
+    position_id: str,
+    with_edit_urls: bool = False,
+    scope: AccessScope = OPERATOR,
+    repository: DocumentRepository | None = None,
 ) -> PositionInDocumentPage:
-    """One position's entries in one document: one BatchGetItem (pattern 2)."""
+    """One position's entries in one document: one BatchGetItem (pattern 2). `with_edit_urls`
+    asks for edit links; they are shown only where `scope` may edit the position's fund."""
     row = (repository or DocumentRepository()).position_in_document(document_id, position_id)
     first = row.entries[0]
+    scope.require_position(first.fund_id, first.investor_id, "Position", f"{position_id} in {document_id}")
+    with_edit_urls = with_edit_urls and scope.can_edit(first.fund_id)
     return PositionInDocumentPage(
         document_id=document_id,
         position_id=position_id,
@@ -206,12 +234,14 @@ def document_history(
     start: date | None = None,
     end: date | None = None,
     compare_with: str | None = None,
+    scope: AccessScope = OPERATOR,
     repository: DocumentRepository | None = None,
 ) -> DocumentHistory:
     """Superseded versions in a date range (SK BETWEEN, pattern 8) and current vs one of them.
     Requests: GetItem (current) + one Query per versioned kind (+ GetItem for `compare_with`)."""
     repository = repository or DocumentRepository()
     current = repository.get(document_id)
+    scope.require_fund(current.fund_id, "Document", document_id)
     versions = repository.versions(document_id, start, end)
     activities = repository.versions(document_id, start, end, kind=Kind.CAPITAL_ACTIVITY)
     compared = repository.version(document_id, compare_with) if compare_with else None
@@ -226,10 +256,17 @@ def document_history(
 
 
 def entry(
-    *, document_id: str, kind: Kind, position_id: str, repository: DocumentRepository | None = None
+    *,
+    document_id: str,
+    kind: Kind,
+    position_id: str,
+    scope: AccessScope = OPERATOR,
+    repository: DocumentRepository | None = None,
 ) -> PositionEntry:
     """One entry of a position in a document (pattern 3: GetItem)."""
-    return (repository or DocumentRepository()).entry(document_id, kind, position_id)
+    found = (repository or DocumentRepository()).entry(document_id, kind, position_id)
+    scope.require_fund(found.fund_id, kind.entity_type, f"{position_id} in {document_id}")
+    return found
 
 
 def document_versions(
@@ -237,31 +274,41 @@ def document_versions(
     document_id: str,
     start: date | None = None,
     end: date | None = None,
+    scope: AccessScope = OPERATOR,
     repository: DocumentRepository | None = None,
 ) -> tuple[Document, list[Document]]:
     """The current document and its superseded copies: one Query (begins_with) for all of them,
     or GetItem + one SK BETWEEN Query for a date range."""
     repository = repository or DocumentRepository()
     if start is None and end is None:
-        return repository.all_versions(document_id)
-    return repository.get(document_id), repository.versions(document_id, start, end)
+        current, versions = repository.all_versions(document_id)
+    else:
+        current, versions = repository.get(document_id), repository.versions(document_id, start, end)
+    scope.require_fund(current.fund_id, "Document", document_id)
+    return current, versions
 
 
-def document_header(*, document_id: str, repository: DocumentRepository | None = None) -> Document:
-    """The current document (pattern 5: GetItem)."""
-    return (repository or DocumentRepository()).get(document_id)
+def document_header(
+    *, document_id: str, scope: AccessScope = OPERATOR, repository: DocumentRepository | None = None
+) -> Document:
+    """The current document (pattern 5: GetItem), NotFound outside the covered funds."""
+    document = (repository or DocumentRepository()).get(document_id)
+    scope.require_fund(document.fund_id, "Document", document_id)
+    return document
 
 
 def audit_trail(
-    *, document_id: str, limit: int = 50, repository: DocumentRepository | None = None
+    *, document_id: str, limit: int = 50, scope: AccessScope = OPERATOR, repository: DocumentRepository | None = None
 ) -> tuple[Document, list[Any]]:
     repository = repository or DocumentRepository()
     document = repository.get(document_id)
+    scope.require_fund(document.fund_id, "Document", document_id)
     return document, repository.audit_trail(document.document_id, limit)
 
 
 def document_for_restatement(
-    *, document_id: str, repository: DocumentRepository | None = None
+    *, document_id: str, scope: AccessScope = OPERATOR, repository: DocumentRepository | None = None
 ) -> tuple[Document, CapitalActivity | None]:
     overview = (repository or DocumentRepository()).overview(document_id)
+    scope.require_edit(overview.document.fund_id, "Document", document_id)
     return overview.document, overview.capital_activity

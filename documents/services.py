@@ -13,6 +13,9 @@
   every change), so two saves in the same second cannot both win.
 
 Views and commands call these functions (keyword-only); each is its rule, then `with uow:`.
+Each takes the caller's access scope (`scope=`; commands in operator mode pass none): a write to
+a fund outside it is NotFound, to a covered fund the user may only read NotPermitted, before
+anything is written.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from datetime import date
 from typing import Any
 
 from fundportal.domain import dates
+from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
@@ -39,10 +43,12 @@ def document_create(
     activity: CapitalActivity | None = None,
     user: str,
     token: str | None = None,
+    scope: AccessScope = OPERATOR,
     uow: UnitOfWork | None = None,
 ) -> Document:
     """Create a document (and its capital activity) at revision 1; AlreadyExists if the id is taken
     (unless this very request, same token and values, created it: then it is success)."""
+    scope.require_edit(document.fund_id, "Fund", document.fund_id)
     if document.as_of_date is not None and not dates.in_range(document.as_of_date):
         raise InvalidId("as-of date", document.as_of_date.isoformat())
     uow = uow or UnitOfWork()
@@ -85,13 +91,18 @@ def document_restate(
     user: str,
     token: str | None = None,
     on: date | None = None,
+    scope: AccessScope = OPERATOR,
     uow: UnitOfWork | None = None,
 ) -> Document:
     """Publish a restated document: archive the current document and capital activity under
     dated SKs and replace them, conditioned on `expected_revision` (Conflict otherwise)."""
+    if changes.get("fund_id"):
+        scope.require_edit(changes["fund_id"], "Fund", changes["fund_id"])
     uow = uow or UnitOfWork()
     uow.request(token, "restate", document_id, expected_revision, changes, activity_changes)
-    return uow.run(lambda: _restate(uow, document_id, expected_revision, changes, activity_changes or {}, user, on))
+    return uow.run(
+        lambda: _restate(uow, document_id, expected_revision, changes, activity_changes or {}, user, on, scope)
+    )
 
 
 def _restate(
@@ -102,11 +113,13 @@ def _restate(
     activity_changes: dict[str, Any],
     user: str,
     on: date | None,
+    scope: AccessScope,
 ) -> Document:
     loaded, activity = uow.documents.load_for_restatement(document_id)
     current = loaded.entity
     if current is None:
         raise NotFound("Document", document_id)
+    scope.require_edit(current.fund_id, "Document", document_id)
     if current.revision != expected_revision:
         if uow.landed(loaded.token, loaded.request_hash):
             return current  # this restatement already landed; only its reply was lost
@@ -144,10 +157,15 @@ def _stale(current: Document, expected_revision: int) -> Conflict:
 
 
 def entry_record(
-    *, entry: PositionEntry, user: str, token: str | None = None, uow: UnitOfWork | None = None
+    *,
+    entry: PositionEntry,
+    user: str,
+    token: str | None = None,
+    scope: AccessScope = OPERATOR,
+    uow: UnitOfWork | None = None,
 ) -> PositionEntry:
     """Record a new entry; AlreadyExists if the position already has one of its kind here."""
-    return _entry_write(entry, user, token, new=True, expected_revision=None, uow=uow)
+    return _entry_write(entry, user, token, new=True, expected_revision=None, scope=scope, uow=uow)
 
 
 def entry_change(
@@ -156,18 +174,24 @@ def entry_change(
     user: str,
     token: str | None = None,
     expected_revision: int | None = None,
+    scope: AccessScope = OPERATOR,
     uow: UnitOfWork | None = None,
 ) -> PositionEntry:
     """Change an existing entry; Conflict if it is no longer at `expected_revision` (the revision
     the form showed)."""
-    return _entry_write(entry, user, token, new=False, expected_revision=expected_revision, uow=uow)
+    return _entry_write(entry, user, token, new=False, expected_revision=expected_revision, scope=scope, uow=uow)
 
 
 def entry_put(
-    *, entry: PositionEntry, user: str, token: str | None = None, uow: UnitOfWork | None = None
+    *,
+    entry: PositionEntry,
+    user: str,
+    token: str | None = None,
+    scope: AccessScope = OPERATOR,
+    uow: UnitOfWork | None = None,
 ) -> PositionEntry:
     """Record or change an entry, whichever applies (commands, the pattern explainer)."""
-    return _entry_write(entry, user, token, new=None, expected_revision=None, uow=uow)
+    return _entry_write(entry, user, token, new=None, expected_revision=None, scope=scope, uow=uow)
 
 
 def _entry_write(
@@ -176,8 +200,11 @@ def _entry_write(
     token: str | None,
     new: bool | None,
     expected_revision: int | None,
+    scope: AccessScope,
     uow: UnitOfWork | None,
 ) -> PositionEntry:
+    # The entry's fund must be its document's (the write is conditioned on it): checked here first.
+    scope.require_edit(entry.fund_id, "Document", entry.document_id)
     uow = uow or UnitOfWork()
     uow.documents.check(entry)  # ids and size are refused before any request
     uow.request(token, *_entry_request(entry))
@@ -268,6 +295,7 @@ def entry_remove(
     user: str,
     token: str | None = None,
     expected_revision: int | None = None,
+    scope: AccessScope = OPERATOR,
     uow: UnitOfWork | None = None,
 ) -> PositionEntry | None:
     """Remove an entry if it is still at `expected_revision` (the revision the confirmation page
@@ -275,11 +303,17 @@ def entry_remove(
     form (`token`) already removed is success (None): a double click is not a conflict."""
     uow = uow or UnitOfWork()
     uow.request(token)
-    return uow.run(lambda: _remove_entry(uow, document_id, kind, position_id, user, expected_revision))
+    return uow.run(lambda: _remove_entry(uow, document_id, kind, position_id, user, expected_revision, scope))
 
 
 def _remove_entry(
-    uow: UnitOfWork, document_id: str, kind: Kind, position_id: str, user: str, expected_revision: int | None
+    uow: UnitOfWork,
+    document_id: str,
+    kind: Kind,
+    position_id: str,
+    user: str,
+    expected_revision: int | None,
+    scope: AccessScope,
 ) -> PositionEntry | None:
     try:
         document, loaded, register = uow.documents.load_for_entry_with_register(document_id, kind, position_id)
@@ -290,6 +324,7 @@ def _remove_entry(
             return None  # this form already removed it
         raise
     existing = loaded.entity
+    scope.require_edit(document.fund_id, "Document", document_id)
     _expect(kind, position_id, document_id, existing, None, expected_revision)
     others = _recount_reads(uow, register, existing)
     audit = AuditEntry(document_id, utcnow(), user, "delete", _target(existing), diff(existing, None, ENTRY_FIELDS))

@@ -6,7 +6,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.views.generic import TemplateView
 
 from documents import list_selectors, position_table, selectors
@@ -14,11 +13,11 @@ from documents.forms import DateRangeQueryForm
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import POSITION_KINDS, parse_version_id
 from fundportal.messages import describe
-from fundportal.models import EDIT_PERMISSION
 from fundportal.viewmodels import vars_of
+from fundportal.web.mixins import ScopedMixin
 
 
-class DocumentDetailView(LoginRequiredMixin, TemplateView):
+class DocumentDetailView(ScopedMixin, TemplateView):
     """Everything a document contains, grouped by position, from one Query (pattern 1)."""
 
     template_engine = "jinja2"  # templates/jinja2/documents/detail.html
@@ -31,8 +30,8 @@ class DocumentDetailView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         # Editing happens on the position-in-document page: one "Edit" link a row.
-        page = selectors.document_overview(document_id=kwargs["document_id"])
-        can_edit = self.request.user.has_perm(EDIT_PERMISSION)
+        page = selectors.document_overview(document_id=kwargs["document_id"], scope=self.scope)
+        can_edit = self.scope.can_edit(page.document.fund_id)
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit)
         form = PositionTableForm(self.request.GET)
         query = form.table_query() if form.is_valid() else position_table.TableQuery()
@@ -88,16 +87,16 @@ class PositionTableForm(forms.Form):
         return links
 
 
-class PositionInDocumentView(LoginRequiredMixin, TemplateView):
+class PositionInDocumentView(ScopedMixin, TemplateView):
     """One position's entries in one document: one BatchGetItem (pattern 2)."""
 
     template_name = "documents/position.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        editor = self.request.user.has_perm(EDIT_PERMISSION)
+        # Edit links where the scope may edit the position's fund (the selector knows it once read).
         page = selectors.position_in_document(
-            document_id=kwargs["document_id"], position_id=kwargs["position_id"], with_edit_urls=editor
+            document_id=kwargs["document_id"], position_id=kwargs["position_id"], with_edit_urls=True, scope=self.scope
         )
         context.update(page=page, **vars_of(page))
         return context
@@ -120,7 +119,7 @@ class HistoryForm(DateRangeQueryForm):
         return value
 
 
-class DocumentHistoryView(LoginRequiredMixin, TemplateView):
+class DocumentHistoryView(ScopedMixin, TemplateView):
     """Superseded versions in a date range (SK BETWEEN, pattern 8) and current vs one of them.
 
     Requests: GetItem (current) + one Query per versioned kind (+ GetItem for `compare`).
@@ -139,7 +138,7 @@ class DocumentHistoryView(LoginRequiredMixin, TemplateView):
         form = HistoryForm(self.request.GET or None)
         if form.is_bound and not form.is_valid():
             # Errors are shown beside the form; only the current document is read.
-            document = selectors.document_header(document_id=document_id)
+            document = selectors.document_header(document_id=document_id, scope=self.scope)
             history = selectors.DocumentHistory(document, [], [], None, None, None)
         else:
             data = form.cleaned_data if form.is_bound else {}
@@ -148,6 +147,7 @@ class DocumentHistoryView(LoginRequiredMixin, TemplateView):
                 start=data.get("start"),
                 end=data.get("end"),
                 compare_with=data.get("compare") or None,
+                scope=self.scope,
             )
         context.update(
             **vars_of(history),

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entries import counts
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
@@ -53,9 +54,15 @@ class Statement:
 
 
 def position_statement(
-    *, position_id: str, as_of: date | None = None, repository: PositionRepository | None = None
+    *,
+    position_id: str,
+    as_of: date | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: PositionRepository | None = None,
 ) -> Statement:
     entries = (repository or PositionRepository()).entries(position_id)
+    if entries:  # NotFound outside the scope, like a position with no entries
+        scope.require_position(entries[0].fund_id, entries[0].investor_id, "Position", position_id)
     if as_of is not None:
         entries = [e for e in entries if e.as_of_date is None or e.as_of_date <= as_of]
     if not entries:

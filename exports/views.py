@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from documents import selectors as document_selectors
 from fundportal.domain import dates
+from fundportal.web.mixins import ScopedMixin
 from funds.selectors import fund_detail
 from positions import selectors as position_selectors
 
@@ -36,48 +36,48 @@ def csv_response(table: Table, filename: str) -> HttpResponse:
     return response
 
 
-class DocumentXlsxView(LoginRequiredMixin, View):
+class DocumentXlsxView(ScopedMixin, View):
     def get(self, request, document_id: str) -> HttpResponse:
-        page = document_selectors.document_overview(document_id=document_id)
+        page = document_selectors.document_overview(document_id=document_id, scope=self.scope)
         return _download(xlsx_bytes([document_table(page)]), XLSX, f"document-{document_id}.xlsx")
 
 
-class DocumentCsvView(LoginRequiredMixin, View):
+class DocumentCsvView(ScopedMixin, View):
     def get(self, request, document_id: str) -> HttpResponse:
-        page = document_selectors.document_overview(document_id=document_id)
+        page = document_selectors.document_overview(document_id=document_id, scope=self.scope)
         return csv_response(document_table(page), f"document-{document_id}.csv")
 
 
-class PositionCsvView(LoginRequiredMixin, View):
+class PositionCsvView(ScopedMixin, View):
     """CSV of the position page's rows over every page: ids, fund and investor on every row,
     amounts with exactly their currency's decimals, running figures of each row's currency (never
     a sum across currencies), formula-like text neutralised (exports.writers)."""
 
     def get(self, request: HttpRequest, position_id: str) -> HttpResponse:
-        report = position_selectors.position_report(position_id=position_id)
+        report = position_selectors.position_report(position_id=position_id, scope=self.scope)
         return csv_response(position_table(report), f"position-{position_id}.csv")
 
 
-class PositionXlsxView(LoginRequiredMixin, View):
+class PositionXlsxView(ScopedMixin, View):
     def get(self, request, position_id: str) -> HttpResponse:
-        report = position_selectors.position_report(position_id=position_id)
+        report = position_selectors.position_report(position_id=position_id, scope=self.scope)
         return _download(xlsx_bytes([position_table(report)]), XLSX, f"position-{position_id}.xlsx")
 
 
-class FundXlsxView(LoginRequiredMixin, View):
+class FundXlsxView(ScopedMixin, View):
     """The fund page's roll-up: one Query, as a workbook."""
 
     def get(self, request, fund_id: str) -> HttpResponse:
-        page = fund_detail(fund_id=fund_id)
+        page = fund_detail(fund_id=fund_id, scope=self.scope)
         return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
 
 
-class StatementPdfView(LoginRequiredMixin, View):
+class StatementPdfView(ScopedMixin, View):
     """`?as_of=YYYY-MM-DD` limits the statement to documents as of that date (400 if malformed)."""
 
     def get(self, request, position_id: str) -> HttpResponse:
         as_of = _as_of(request.GET.get("as_of", ""))
-        statement = position_statement(position_id=position_id, as_of=as_of)
+        statement = position_statement(position_id=position_id, as_of=as_of, scope=self.scope)
         pdf = statement_pdf(statement, generated_by=request.user.get_username())
         suffix = f"-{as_of.isoformat()}" if as_of else ""
         return _download(pdf, "application/pdf", f"statement-{position_id}{suffix}.pdf")

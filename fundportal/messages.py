@@ -19,6 +19,7 @@ from fundportal.domain.errors import (
     InvalidId,
     ItemTooLarge,
     NotFound,
+    NotPermitted,
     PositionMismatch,
 )
 from fundportal.store.errors import (
@@ -61,6 +62,11 @@ def _(error: PositionMismatch) -> str:
 @describe.register
 def _(error: NotFound) -> str:
     return f"{error.what} '{error.key}' was not found."
+
+
+@describe.register
+def _(error: NotPermitted) -> str:
+    return f"You may read fund {error.fund_id} but not {error.action} it; ask for {error.action} rights on it."
 
 
 @describe.register

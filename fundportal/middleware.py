@@ -19,6 +19,7 @@ from fundportal.domain.errors import (
     ImportConflict,
     InvalidId,
     NotFound,
+    NotPermitted,
 )
 from fundportal.messages import describe
 from fundportal.store import budget
@@ -68,6 +69,8 @@ class DynamoDBMiddleware:
             return render(request, "409.html", context, status=409)
         if isinstance(exception, NotFound):
             return render(request, "404.html", {"message": describe(exception)}, status=404)
+        if isinstance(exception, NotPermitted):
+            return render(request, "403.html", {"message": describe(exception)}, status=403)
         if isinstance(exception, CursorExpired):
             context = {"message": describe(exception), "first_page_url": request.path}
             return render(request, "400.html", context, status=400)

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from django.urls import reverse
 from moneyed import Money
 
+from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, percent_called, sum_figures
 from fundportal.domain.kinds import validate_id
@@ -171,9 +172,13 @@ class GroupPage:
     totals: list[TotalLine]
 
 
-def fund_detail(*, fund_id: str, repository: RegisterRepository | None = None) -> GroupPage:
-    """Every position of the fund with its figures, and fund totals per currency: one Query."""
+def fund_detail(
+    *, fund_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+) -> GroupPage:
+    """Every position of the fund with its figures, and fund totals per currency: one Query.
+    NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any read."""
     validate_id(fund_id, "fund id")
+    scope.require_fund(fund_id, "Fund", fund_id)
     registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
     if not registers:
         raise NotFound("Fund", fund_id)
@@ -182,11 +187,17 @@ def fund_detail(*, fund_id: str, repository: RegisterRepository | None = None) -
     )
 
 
-def investor_detail(*, investor_id: str, repository: RegisterRepository | None = None) -> GroupPage:
-    """The LP's positions across funds with their figures, and totals per currency: one Query."""
+def investor_detail(
+    *, investor_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+) -> GroupPage:
+    """The LP's positions across funds with their figures, and totals per currency: one Query.
+    Only the lines (and totals) of funds `scope` covers; NotFound if none (an LP user: their own
+    investors only)."""
     validate_id(investor_id, "investor id")
+    scope.require_investor(investor_id)
     found = (repository or RegisterRepository()).investor_positions(investor_id)
-    registers = sorted(found, key=lambda r: (r.fund_id, r.position_id))
+    covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
+    registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
     return GroupPage(
@@ -201,8 +212,11 @@ class FundSummary:
     totals: list[TotalLine]
 
 
-def fund_list(*, repository: RegisterRepository | None = None) -> list[FundSummary]:
-    """The funds catalog (one Query) and each fund's totals (one Query per fund)."""
+def fund_list(*, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None) -> list[FundSummary]:
+    """The funds catalog (one Query) and each covered fund's totals (one Query per fund); an
+    LP user, who sees no fund's totals, reads nothing."""
+    if scope.is_investor or not (scope.all_funds or scope.funds):
+        return []
     repository = repository or RegisterRepository()
     return [
         FundSummary(
@@ -211,4 +225,5 @@ def fund_list(*, repository: RegisterRepository | None = None) -> list[FundSumma
             totals=totals(repository.fund_positions(fund_id)),
         )
         for fund_id in repository.funds()
+        if scope.covers_fund(fund_id)
     ]

@@ -7,34 +7,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.views.generic import TemplateView
 
+from fundportal.web.mixins import ScopedMixin
 from funds import selectors
 
 
-class FundListView(LoginRequiredMixin, TemplateView):
+class FundListView(ScopedMixin, TemplateView):
     template_name = "funds/list.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["funds"] = selectors.fund_list()
+        context["funds"] = selectors.fund_list(scope=self.scope)
         return context
 
 
-class FundDetailView(LoginRequiredMixin, TemplateView):
+class FundDetailView(ScopedMixin, TemplateView):
     template_name = "funds/detail.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"])
+        context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"], scope=self.scope)
         return context
 
 
-class InvestorDetailView(LoginRequiredMixin, TemplateView):
+class InvestorDetailView(ScopedMixin, TemplateView):
     template_name = "funds/investor.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["page"] = selectors.investor_detail(investor_id=kwargs["investor_id"])
+        context["page"] = selectors.investor_detail(investor_id=kwargs["investor_id"], scope=self.scope)
+        context["fund_pages"] = self.scope.sees_fund_totals  # an LP user has no fund pages
         return context

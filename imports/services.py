@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import AlreadyExists, ImportConflict, InvalidId, NotFound
 from fundportal.domain.kinds import import_marker, validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
@@ -44,7 +45,7 @@ from fundportal.store.repositories.imports import (
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 
 from .reader import FileError, RawRow, read_rows
-from .validation import Existing, Known, Registered, Validation, validate
+from .validation import Existing, Known, Registered, RowError, Validation, validate
 from .writing import (
     ExistingWriter,
     PublishedElsewhere,
@@ -95,8 +96,11 @@ class ImportResult:
         return self.rows / self.seconds if self.seconds else 0.0
 
 
-def import_prepare(*, data: bytes, filename: str, repository: ImportRepository | None = None) -> Prepared:
-    """Read and validate a file against the table (reads only)."""
+def import_prepare(
+    *, data: bytes, filename: str, scope: AccessScope = OPERATOR, repository: ImportRepository | None = None
+) -> Prepared:
+    """Read and validate a file against the table (reads only). A row in a fund `scope` may not
+    edit is an error of its row, worded the same whether or not the fund exists."""
     repository = repository or ImportRepository()
     checksum = checksum_of(data)
     try:
@@ -108,7 +112,15 @@ def import_prepare(*, data: bytes, filename: str, repository: ImportRepository |
     if prepared.done is None:
         prepared.registers = repository.registers(_ids(rows, "position_id", "position id"), workers=READ_WORKERS)
         prepared.validation = validate(rows, _known(rows, prepared.registers, repository), import_token(checksum))
+        _refuse_outside(prepared.validation, scope)
     return prepared
+
+
+def _refuse_outside(validation: Validation, scope: AccessScope) -> None:
+    for result in validation.results:
+        fund_id = result.row.values.get("fund_id", "").strip()
+        if fund_id and not scope.can_edit(fund_id):
+            result.errors.append(RowError(result.row.number, "fund_id", f"You may not import into fund '{fund_id}'."))
 
 
 def _ids(rows: list[RawRow], column: str, what: str) -> list[str]:

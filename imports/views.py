@@ -13,7 +13,6 @@ from pathlib import Path
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
 from django.http import HttpRequest, HttpResponse
@@ -21,7 +20,7 @@ from django.shortcuts import redirect, render
 from django.views import View
 
 from fundportal.messages import describe
-from fundportal.web.mixins import EditorRequiredMixin
+from fundportal.web.mixins import EditorRequiredMixin, ScopedMixin
 
 from . import samples
 from .reader import MAX_BYTES, FileError, kind_of
@@ -99,7 +98,7 @@ class ImportView(EditorRequiredMixin, View):
         data = upload.read()
         filename = _safe_name(upload.name)
         checksum = checksum_of(data)
-        prepared = import_prepare(data=data, filename=filename)
+        prepared = import_prepare(data=data, filename=filename, scope=self.scope)
         if prepared.ok:
             upload_storage().save(_stored_name(checksum, filename), ContentFile(data))
         return preview(request, prepared)
@@ -135,14 +134,15 @@ class ConfirmView(EditorRequiredMixin, View):
             upload_storage().delete(name)  # a damaged copy: the next upload stores it afresh
             messages.error(request, "The uploaded file changed; upload it again.")
             return redirect("documents:imports:upload")
-        prepared = import_prepare(data=data, filename=filename)  # validated again: the table may have moved
+        # Validated again: the table (and the user's coverage) may have moved.
+        prepared = import_prepare(data=data, filename=filename, scope=self.scope)
         if not prepared.ok:
             return preview(request, prepared)
         try:
             result = import_apply(prepared=prepared, user=request.user.get_username())
         except ImportConflict as error:
             messages.error(request, describe(error))
-            return preview(request, import_prepare(data=data, filename=filename))
+            return preview(request, import_prepare(data=data, filename=filename, scope=self.scope))
         upload_storage().delete(name)
         messages.success(
             request,
@@ -152,7 +152,7 @@ class ConfirmView(EditorRequiredMixin, View):
         return redirect("documents:detail", document_id=result.documents[0])
 
 
-class TemplateDownloadView(LoginRequiredMixin, View):
+class TemplateDownloadView(ScopedMixin, View):
     """The notice template (header and example rows), as CSV or XLSX."""
 
     fmt = "csv"

@@ -36,6 +36,7 @@ class CommitmentView(EditorRequiredMixin, FormView):
         register = RegisterRepository().get(validate_id(self.kwargs["position_id"], "position id"), consistent=True)
         if register is None:
             raise Http404("This position is not registered yet: record an entry for it first.")
+        self.scope.require_edit(register.fund_id, "Position", register.position_id)
         return register
 
     def get_initial(self) -> dict[str, Any]:
@@ -59,6 +60,7 @@ class CommitmentView(EditorRequiredMixin, FormView):
                 expected_revision=form.cleaned_data["expected_revision"],
                 user=self.username,
                 token=form.token,
+                scope=self.scope,
             )
         except RegisterChanged:
             form.add_error(None, f"{position_id} changed since this form was loaded; reload and enter it again.")

@@ -12,6 +12,7 @@ from typing import Any
 from django.urls import reverse
 
 from fundportal.charts import ChartPoint
+from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.errors import BadCursor, NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder
@@ -115,6 +116,7 @@ def position_history(
     cursor: str | None = None,
     page_size: int | None = None,
     with_edit_urls: bool = False,
+    scope: AccessScope = OPERATOR,
     repository: PositionRepository | None = None,
 ) -> PositionHistory:
     """One page (one Query) of a position across documents, with running figures per currency.
@@ -125,6 +127,13 @@ def position_history(
     page = (repository or PositionRepository()).page(position_id, cursor=cursor, limit=page_size)
     if not page.entries and page.register is None and cursor is None:
         raise NotFound("Position", position_id)
+    held_by = page.register or (page.entries[0] if page.entries else None)
+    if held_by is None:  # a later page with nothing on it: nothing says whose position it is
+        if not scope.all_funds:
+            raise NotFound("Position", position_id)
+    else:
+        scope.require_position(held_by.fund_id, held_by.investor_id, "Position", position_id)
+    with_edit_urls = with_edit_urls and held_by is not None and scope.can_edit(held_by.fund_id)
     start = _carried(page.carried)
     builder = FiguresBuilder(start)
     rows = document_rows(page.entries, builder, with_edit_urls=with_edit_urls)
@@ -201,13 +210,18 @@ class PositionReport:
 
 
 def position_report(
-    *, position_id: str, kind: Kind | None = None, repository: PositionRepository | None = None
+    *,
+    position_id: str,
+    kind: Kind | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: PositionRepository | None = None,
 ) -> PositionReport:
     """Every entry of a position (all pages) with running and final figures per currency:
     the CSV export and `position_report` both read this."""
     entries = (repository or PositionRepository()).entries(position_id, kind)
     if not entries:
         raise NotFound("Position", position_id)
+    scope.require_position(entries[0].fund_id, entries[0].investor_id, "Position", position_id)
     entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))
     builder = FiguresBuilder()
     rows = document_rows(entries, builder)

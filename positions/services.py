@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
 
+from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound, PositionMismatch
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
@@ -93,15 +94,18 @@ def commitment_set(
     expected_revision: int,
     user: str,
     token: str | None = None,
+    scope: AccessScope = OPERATOR,
     uow: UnitOfWork | None = None,
 ) -> PositionRegister:
     """Record or change a position's commitment (in the register's currency), conditioned on the
-    register revision the editor saw (`RegisterChanged` otherwise), audited."""
+    register revision the editor saw (`RegisterChanged` otherwise), audited; NotFound outside
+    `scope`, NotPermitted in a fund it may only read."""
     uow = uow or UnitOfWork()
     uow.request(token)
     register = uow.registers.get(position_id, consistent=True)
     if register is None:
         raise NotFound("Position", position_id)
+    scope.require_edit(register.fund_id, "Position", position_id)
     if register.revision != expected_revision:
         raise RegisterChanged()
     money(amount, register.currency)  # validates the amount

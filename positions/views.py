@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.views.generic import TemplateView
 
-from fundportal.models import EDIT_PERMISSION
 from fundportal.viewmodels import vars_of
+from fundportal.web.mixins import ScopedMixin
 from positions import selectors
 
 
-class PositionDetailView(LoginRequiredMixin, TemplateView):
+class PositionDetailView(ScopedMixin, TemplateView):
     """A position across all documents: headline figures, a chart per currency, a row per document.
 
     One Query per page. `POSITION_PAGE_SIZE` (items per Query) defaults to `PAGE_ITEMS`: the
@@ -30,12 +29,13 @@ class PositionDetailView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        can_edit = self.request.user.has_perm(EDIT_PERMISSION)
         history = selectors.position_history(
             position_id=kwargs["position_id"],
             cursor=self.request.GET.get("cursor") or None,
             page_size=getattr(settings, "POSITION_PAGE_SIZE", self.PAGE_ITEMS),
-            with_edit_urls=can_edit,
+            with_edit_urls=True,  # where the scope may edit the position's fund
+            scope=self.scope,
         )
-        context.update(history=history, can_edit=can_edit, **vars_of(history))
+        can_edit = bool(history.fund_id) and self.scope.can_edit(history.fund_id)
+        context.update(history=history, can_edit=can_edit, fund_pages=self.scope.sees_fund_totals, **vars_of(history))
         return context

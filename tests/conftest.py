@@ -118,6 +118,28 @@ def django_assert_dynamodb_requests():
     return assert_dynamodb_requests
 
 
+@pytest.fixture(autouse=True)
+def every_new_user_covers_all_funds(request):
+    """Tests written before fund coverage sign in users who saw every fund: each user a test
+    creates covers all funds, so those tests keep their intent. Tests of coverage itself are
+    marked `coverage_as_granted` and grant exactly what they mean."""
+    if request.node.get_closest_marker("coverage_as_granted"):
+        yield
+        return
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_save
+
+    from fundportal.access.grants import grant_all_funds
+
+    def grant(sender, instance, created, **kwargs):
+        if created:
+            grant_all_funds(user=instance)
+
+    post_save.connect(grant, sender=get_user_model(), dispatch_uid="tests-all-funds")
+    yield
+    post_save.disconnect(sender=get_user_model(), dispatch_uid="tests-all-funds")
+
+
 @pytest.fixture
 def analyst(django_user_model):
     return django_user_model.objects.create_user("analyst", password="analyst-pass-123")

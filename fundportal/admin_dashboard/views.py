@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.generic import TemplateView
 
+from fundportal.access.scope import request_scope
 from fundportal.domain.errors import BadCursor, InvalidId, NotFound
 from fundportal.messages import describe
 from fundportal.ops import access_patterns, explorer
@@ -205,6 +206,7 @@ class ExplorerView(DashboardView):
         else:
             page = explorer.position_collection(data["position"], data.get("cursor") or None, page_size)
             sort_key_attribute = TABLE.index(page.index).sk
+        page = explorer.within_scope(page, request_scope(self.request))
         rows = [
             ExplorerRow(
                 item=item,
@@ -241,6 +243,8 @@ class RequestLogView(DashboardView):
                 return self.render_to_response(self.get_context_data(form=form, entries=[]), status=400)
             n = form.cleaned_data["n"] or n
         entries = page_log.latest(n)
+        if not request_scope(request).all_funds:  # a path names no fund: staff covering some see their own
+            entries = [entry for entry in entries if entry.user == request.user.get_username()]
         context = self.get_context_data(
             form=form,
             n=n,

@@ -108,3 +108,12 @@ class ImportConflict(DomainError):
         self.position_id = position_id
         entry = f": {kind} {document_id}/{position_id}" if document_id else ""
         super().__init__(f"import conflict ({step}){entry}")
+
+
+class NotPermitted(DomainError):
+    """A covered fund the user may read but not `action` ("edit", "approve")."""
+
+    def __init__(self, action: str, fund_id: str) -> None:
+        self.action = action
+        self.fund_id = fund_id
+        super().__init__(f"may not {action} fund {fund_id!r}")

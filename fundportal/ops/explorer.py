@@ -9,10 +9,11 @@ collection; one extra item is read ahead so the last page never links to an empt
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from fundportal.domain.access import AccessScope
 from fundportal.store import cursor as cursors
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys
@@ -20,6 +21,7 @@ from fundportal.store.schema import POSITION_INDEX, TABLE
 
 DEFAULT_PAGE_SIZE = 25
 MAX_PAGE_SIZE = 100
+FUND_ATTRIBUTE = "FundId"  # on documents, entries and registers (never on audit or catalog items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,3 +137,16 @@ def _json_default(value: Any) -> Any:
 def to_json(item: dict[str, Any]) -> str:
     """An item as indented JSON, Decimal-safe, attributes in name order."""
     return json.dumps(item, default=_json_default, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def within_scope(page: CollectionPage, scope: AccessScope) -> CollectionPage:
+    """The page as `scope` may see it: items of covered funds (each fund item names its fund);
+    items that name no fund (audit, catalog) only beside a covered fund's items. A staff member
+    covering some funds explores those funds only; `all_funds` sees every item."""
+    if scope.all_funds:
+        return page
+    covered = [item for item in page.items if item.get(FUND_ATTRIBUTE) and scope.covers_fund(item[FUND_ATTRIBUTE])]
+    if not covered:
+        return replace(page, items=[], next_cursor=None)
+    items = [item for item in page.items if not item.get(FUND_ATTRIBUTE) or scope.covers_fund(item[FUND_ATTRIBUTE])]
+    return replace(page, items=items)

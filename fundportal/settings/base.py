@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "axes",  # login throttling
     "csp",  # Content-Security-Policy header
     "fundportal",
+    "fundportal.access",  # fund coverage: who may see and change which fund
     "fundportal.perf",  # speed tricks, each behind its setting (FUNDPORTAL_SPEED_TRICKS=off: none)
     "documents",
     "positions",

@@ -1,21 +1,38 @@
-"""View mixins shared by the apps' write pages."""
+"""View mixins shared by the apps' pages: the request's access scope, and the write pages' guard."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.mixins import PermissionRequiredMixin
-from django.http import HttpResponse
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from fundportal.models import EDIT_PERMISSION
+from fundportal.access.scope import request_scope
+from fundportal.domain.access import AccessScope
 
 
-class EditorRequiredMixin(PermissionRequiredMixin):
-    """403 (not a login redirect) for signed-in analysts without the edit permission."""
+class ScopedMixin(LoginRequiredMixin):
+    """A signed-in page that reads or writes within the user's access scope (`self.scope`,
+    resolved once per request from Django's database and passed to selectors and services)."""
 
-    permission_required = EDIT_PERMISSION
-    raise_exception = True
+    request: HttpRequest
+
+    @property
+    def scope(self) -> AccessScope:
+        return request_scope(self.request)
+
+
+class EditorRequiredMixin(ScopedMixin):
+    """403 (not a login redirect) for signed-in users who may edit no fund (viewers, LP users),
+    checked before anything is read or written; which fund a write may touch is the service's
+    check (`scope.require_edit`)."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if request.user.is_authenticated and not request_scope(request).may_edit_somewhere:
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
 
     @property
     def username(self) -> str:

@@ -34,6 +34,7 @@ def prepare() -> None:
     from django.contrib.auth.models import Group, User
     from django.core.management import call_command
 
+    from fundportal.access.grants import grant_all_funds
     from fundportal.models import EDITORS_GROUP
 
     call_command("migrate", verbosity=0)
@@ -41,7 +42,8 @@ def prepare() -> None:
     call_command("create_table", verbosity=0)
     call_command("seed_demo", sample=True, verbosity=0)
     editors = Group.objects.get(name=EDITORS_GROUP)
-    User.objects.create_user(VIEWER, password=PASSWORD)
+    grant_all_funds(group=editors)
+    grant_all_funds(user=User.objects.create_user(VIEWER, password=PASSWORD))
     for name in (EDITOR, REVOKED):
         User.objects.create_user(name, password=PASSWORD).groups.add(editors)
 

@@ -11,7 +11,9 @@ from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
 from documents import selectors
+from fundportal.access.commands import add_scope_arguments, scope_from_options
 from fundportal.domain import dates
+from fundportal.domain.access import AccessScope
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import Document
 from fundportal.management.base import DynamoCommand
@@ -76,6 +78,7 @@ class Command(PipeSafeMixin, DynamoCommand):
         parser.add_argument("--to", dest="end", metavar="DATE", help="last archive date (YYYY-MM-DD)")
         parser.add_argument("--compare", metavar="DATE", help="compare the version archived on DATE with the current")
         parser.add_argument("--format", choices=("table", "json", "csv"), default="table", help="(table)")
+        add_scope_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         document_id = validate_id(options["document"], "document id")
@@ -84,15 +87,16 @@ class Command(PipeSafeMixin, DynamoCommand):
         compare = parse_date(options["compare"], "--compare")
         if start and end and start > end:
             raise CommandError(f"--from {start} is after --to {end}.")
+        scope = scope_from_options(options)
         if compare is not None:
-            self.compare(document_id, compare, options["format"])
+            self.compare(document_id, compare, options["format"], scope)
             return
-        current, history = selectors.document_versions(document_id=document_id, start=start, end=end)
+        current, history = selectors.document_versions(document_id=document_id, start=start, end=end, scope=scope)
         rows = [version_row(current)] + [version_row(d) for d in history]  # type: ignore[arg-type]
         self.emit(rows, COLUMNS, options["format"], title=f"{document_id}: {len(history)} superseded versions")
 
-    def compare(self, document_id: str, on: date, output: str) -> None:
-        current, history = selectors.document_versions(document_id=document_id)
+    def compare(self, document_id: str, on: date, output: str, scope: AccessScope) -> None:
+        current, history = selectors.document_versions(document_id=document_id, scope=scope)
         candidates = [d for d in history if d.version_date == on]
         if not candidates:
             dates = ", ".join(sorted({_text(d.version_date) for d in history})) or "none"

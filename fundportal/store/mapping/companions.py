@@ -15,7 +15,7 @@ transaction (a transaction touches an item once).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -40,26 +40,38 @@ class FundCatalogEntry:
 @dataclass(frozen=True, slots=True)
 class SearchItem:
     """A normalised search key: lets a case-insensitive id or id prefix find a document,
-    position, fund or investor with one Query (`keys.search_keys`)."""
+    position, fund or investor with one Query (`keys.search_keys`). A document's and a position's
+    item also names its fund (and a position's its investor), so search filters hits by the
+    reader's access scope with no further read; an investor's names no fund (an investor may be
+    in several, and a companion item is the same whoever writes it). Those two are not part of
+    the item's identity (its keys)."""
 
     kind: SearchKind
     target_id: str
+    fund_id: str = field(default="", compare=False)
+    investor_id: str = field(default="", compare=False)
 
 
 def search_items_of(entity: Any) -> list[SearchItem]:
     """The search items a fund entity needs: a current document names itself and its fund; a
     position entry its position, fund and investor. Anything else needs none."""
     if isinstance(entity, Document) and entity.latest:
-        found = [SearchItem(SearchKind.DOCUMENT, entity.document_id)]
-        return found + ([SearchItem(SearchKind.FUND, entity.fund_id)] if entity.fund_id else [])
+        found = [SearchItem(SearchKind.DOCUMENT, entity.document_id, entity.fund_id)]
+        return found + ([SearchItem(SearchKind.FUND, entity.fund_id, entity.fund_id)] if entity.fund_id else [])
     if isinstance(entity, PositionEntry):
-        ids = (
-            (SearchKind.POSITION, entity.position_id),
-            (SearchKind.FUND, entity.fund_id),
-            (SearchKind.INVESTOR, entity.investor_id),
-        )
-        return [SearchItem(kind, value) for kind, value in ids if value]
+        return _position_items(entity.position_id, entity.fund_id, entity.investor_id, with_fund=True)
     return []
+
+
+def _position_items(position_id: str, fund_id: str, investor_id: str, *, with_fund: bool) -> list[SearchItem]:
+    found = []
+    if position_id:
+        found.append(SearchItem(SearchKind.POSITION, position_id, fund_id, investor_id))
+    if fund_id and with_fund:
+        found.append(SearchItem(SearchKind.FUND, fund_id, fund_id))
+    if investor_id:
+        found.append(SearchItem(SearchKind.INVESTOR, investor_id, "", investor_id))
+    return found
 
 
 def document_companions(document: Document) -> list[Any]:
@@ -72,8 +84,7 @@ def document_companions(document: Document) -> list[Any]:
 
 
 def register_companions(register: PositionRegister) -> list[Any]:
-    ids = ((SearchKind.POSITION, register.position_id), (SearchKind.INVESTOR, register.investor_id))
-    return [SearchItem(kind, value) for kind, value in ids if value]
+    return _position_items(register.position_id, register.fund_id, register.investor_id, with_fund=False)
 
 
 NAMES = {MonthCatalogEntry: "month catalog", FundCatalogEntry: "fund catalog", SearchItem: "search"}

@@ -304,7 +304,14 @@ def _read_search_keys(item: dict[str, Any], values: dict[str, Any]) -> None:
 MONTH_CATALOG = EntityMap(MonthCatalogEntry, MONTH_CATALOG_TYPE, table=lambda m: keys.month_catalog_keys(m.month))
 FUND_CATALOG = EntityMap(FundCatalogEntry, FUND_CATALOG_TYPE, table=lambda f: keys.fund_catalog_keys(f.fund_id))
 SEARCH = EntityMap(
-    SearchItem, SEARCH_TYPE, table=lambda s: keys.search_keys(s.kind, s.target_id), read_keys=_read_search_keys
+    SearchItem,
+    SEARCH_TYPE,
+    table=lambda s: keys.search_keys(s.kind, s.target_id),
+    attributes=(
+        Attribute("fund_id", "FundId", OPTIONAL_TEXT, ""),
+        Attribute("investor_id", "InvestorId", OPTIONAL_TEXT, ""),
+    ),
+    read_keys=_read_search_keys,
 )
 
 

@@ -43,6 +43,8 @@ class MonthChunk:
 class SearchHit:
     kind: SearchKind
     target_id: str
+    fund_id: str = ""  # "" when the item names none (an investor; an item written before funds were named)
+    investor_id: str = ""
 
 
 class DocumentListRepository:
@@ -93,7 +95,8 @@ class DocumentListRepository:
         condition = "PK = :pk AND begins_with(SK, :prefix)"
         values = {":pk": keys.search_shard(query), ":prefix": query}
         page = self.gateway.query_page(condition, values, limit=limit + 1)
-        hits = [SearchHit(*keys.parse_search_sk(item["SK"])) for item in page.items]
+        found = [from_item(SearchItem, item) for item in page.items]
+        hits = [SearchHit(s.kind, s.target_id, s.fund_id, s.investor_id) for s in found]
         return hits[:limit], len(hits) > limit
 
     def put_search_items(self, items: Iterable[SearchItem], workers: int = 1) -> int:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from fundportal.access.commands import add_scope_arguments, scope_from_options
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
 from imports.services import import_apply, import_prepare
@@ -26,6 +27,7 @@ class Command(DynamoCommand):
         parser.add_argument("--dry-run", action="store_true", help="validate only; write nothing")
         parser.add_argument("--user", default="import_notice", help="who the audit trail names")
         parser.add_argument("--workers", type=int, default=8, help="parallel write requests (default 8)")
+        add_scope_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
@@ -33,7 +35,7 @@ class Command(DynamoCommand):
             data = path.read_bytes()
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror or error}") from None
-        prepared = import_prepare(data=data, filename=path.name)
+        prepared = import_prepare(data=data, filename=path.name, scope=scope_from_options(options))
         if prepared.file_error:
             raise CommandError(f"{path.name}: {prepared.file_error}")
         if prepared.done:

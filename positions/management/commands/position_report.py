@@ -9,6 +9,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from rich.table import Table
 
+from fundportal.access.commands import add_scope_arguments, scope_from_options
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind, validate_id
@@ -67,12 +68,13 @@ class Command(PipeSafeMixin, DynamoCommand):
             "--entity", choices=[k.slug for k in POSITION_KINDS], help="only this entity type (default: all three)"
         )
         parser.add_argument("--format", choices=("table", "json", "csv"), default="table", help="(table)")
+        add_scope_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         position_id = validate_id(options["position"], "position id")
         kind = Kind.from_slug(options["entity"]) if options["entity"] else None
         try:
-            report = selectors.position_report(position_id=position_id, kind=kind)
+            report = selectors.position_report(position_id=position_id, kind=kind, scope=scope_from_options(options))
         except NotFound:
             what = f"{kind.slug.replace('_', ' ')} entries" if kind else "entries"
             raise CommandError(f"Position '{position_id}' has no {what}.") from None
