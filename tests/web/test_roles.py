@@ -16,8 +16,8 @@ from django.test import Client
 from fundportal.store import instrumentation
 from fundportal.store.roles import GRANTS, Role, iam_actions
 from imports.services import checksum_of, import_apply, import_prepare
-from tests.conftest import signed_in_editor
 from tests import iam_recording
+from tests.conftest import signed_in_editor
 from tests.iam_recording import acting_as
 from tests.notices import csv_bytes, notice_rows, upload_storage_in
 from tests.web.urlmap import analyst_routes
