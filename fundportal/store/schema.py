@@ -10,6 +10,9 @@ ENTITY_INDEX = "GSI_Entity_Document"
 POSITION_INDEX = "GSI_Position_Document"
 MONTH_INDEX = "GSI_Latest_Documents_By_Month"
 INVESTOR_INDEX = "GSI_Investor_Position"
+# Epoch seconds after which DynamoDB's TTL deletes an item: written only on items meant to expire
+# (published import runs, the access-pattern explainer's throwaway items); the seed's items never.
+TTL_ATTRIBUTE = "expires_at"
 
 # Attributes the position page, CSV and reports read from the position index.
 POSITION_PROJECTION = (
