@@ -105,14 +105,14 @@ def alarms(definition: TableDef) -> dict[str, dict[str, Any]]:
         ),
     }
     for index in definition.indexes:
-        dimensions = [table, {"Name": "GlobalSecondaryIndexName", "Value": index.name}]
-        found[f"{_camel(index.name)}WriteThrottleAlarm"] = _alarm(
-            f"Writes to index {index.name} are throttled (back-pressure cancels base-table writes)",
+        dimensions = [table, {"Name": "GlobalSecondaryIndexName", "Value": index.physical_name}]
+        found[f"{_camel(index.physical_name)}WriteThrottleAlarm"] = _alarm(
+            f"Writes to index {index.physical_name} are throttled (back-pressure cancels base-table writes)",
             "WriteThrottleEvents",
             dimensions,
             "Sum",
             0,
-            f"{index.name}-write-throttle",
+            f"{index.physical_name}-write-throttle",
         )
     for operation, ms in LATENCY_ALARM_MS.items():
         dimensions = [table, {"Name": "Operation", "Value": operation}]

@@ -36,7 +36,7 @@ def test_the_table_has_streams_ttl_insights_pitr_and_deletion_protection(templat
     assert table["TimeToLiveSpecification"] == {"AttributeName": TTL_ATTRIBUTE, "Enabled": True}
     assert table["ContributorInsightsSpecification"] == {"Enabled": True}
     assert all(i["ContributorInsightsSpecification"] == {"Enabled": True} for i in table["GlobalSecondaryIndexes"])
-    assert [i["IndexName"] for i in table["GlobalSecondaryIndexes"]] == [i.name for i in TABLE.indexes]
+    assert [i["IndexName"] for i in table["GlobalSecondaryIndexes"]] == [i.physical_name for i in TABLE.indexes]
     assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
     assert table["DeletionProtectionEnabled"] is True
     assert template["Resources"][TABLE_RESOURCE]["DeletionPolicy"] == "Retain"
@@ -58,7 +58,7 @@ def test_throttling_and_latency_alarms_watch_the_table_indexes_and_operations(te
     metrics = {a["MetricName"] for a in alarms}
     assert {"ReadThrottleEvents", "WriteThrottleEvents", "ThrottledRequests", "SuccessfulRequestLatency"} <= metrics
     watched_indexes = {d["Value"] for a in alarms for d in a["Dimensions"] if d["Name"] == "GlobalSecondaryIndexName"}
-    assert watched_indexes == {i.name for i in TABLE.indexes}
+    assert watched_indexes == TABLE.physical_names()
     latency = {
         d["Value"]
         for a in alarms
