@@ -40,7 +40,9 @@ done
 
 $PY manage.py migrate --noinput
 $PY manage.py createcachetable
-$PY manage.py create_table   # also upgrades an existing table: missing or changed indexes
+# Also upgrades an existing table: builds missing indexes and new versions of changed ones, and
+# drops the earlier versions (nothing else reads this local table before the server starts).
+$PY manage.py create_table --drop-retired
 $PY manage.py seed_demo --sample --if-empty
 $PY manage.py verify_positions --repair -v 0 || echo "warning: verify_positions found differences it could not repair (see above)" >&2
 $PY manage.py ensure_analyst
