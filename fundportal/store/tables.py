@@ -110,15 +110,17 @@ def upgrade(
     *,
     definition: TableDef = TABLE,
     drop_retired: bool = False,
+    rebuild_in_place: bool = False,
 ) -> list[str]:
     """Bring an existing table's indexes to the definition without ever leaving a page without the
     index it reads. A missing index (a new one, or the next version of a changed one) is created
     beside the others and waited for until ACTIVE (backfilled); the code reads the version the
     definition names (`IndexDef.physical_name`). Earlier versions are dropped only with
     `drop_retired`, once every defined index is ACTIVE: run it after the code reading them is gone.
-    An index that differs under its own name raises IndexChangedInPlace (bump its version).
-    DynamoDB allows one index change per UpdateTable. Returns what was done; the base key schema
-    and billing mode are never touched (drift)."""
+    An index that differs under its own name raises IndexChangedInPlace (bump its version), unless
+    `rebuild_in_place` (a table nothing reads meanwhile: a local one before its server starts)
+    deletes and recreates it. DynamoDB allows one index change per UpdateTable. Returns what was
+    done; the base key schema and billing mode are never touched (drift)."""
     name = name or table_name()
     deadline = time.monotonic() + wait_seconds
     gateway = TableGateway(name)
@@ -134,10 +136,14 @@ def upgrade(
         status = _wait(name, lambda s: s.active, deadline, "a previous change")
         live = next((i for i in status.indexes if i["IndexName"] == index.physical_name), None)
         if live is not None:
-            if not _index_matches(live, index):
+            if _index_matches(live, index):
+                continue
+            if not rebuild_in_place:
                 raise IndexChangedInPlace(index.physical_name)
-            continue
-        replaces = [i["IndexName"] for i in status.indexes if is_retired(i["IndexName"], definition)]
+            note(f"rebuilding index {index.physical_name} in place (nothing reads this table meanwhile)")
+            gateway.update_table(GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": index.physical_name}}])
+            _wait(name, _index_gone(index.physical_name), deadline, f"index {index.physical_name} deletion")
+        replaces = [] if live else [i["IndexName"] for i in status.indexes if is_retired(i["IndexName"], definition)]
         instead = f" (beside {', '.join(replaces)}, still read until the code moves)" if replaces else ""
         note(f"creating index {index.physical_name}{instead}")
         gateway.update_table(AttributeDefinitions=attributes, GlobalSecondaryIndexUpdates=[{"Create": index.to_api()}])

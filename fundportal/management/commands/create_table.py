@@ -31,6 +31,12 @@ class Command(DynamoCommand):
             action="store_true",
             help="drop earlier versions of changed indexes once every defined index is ACTIVE",
         )
+        parser.add_argument(
+            "--rebuild-in-place",
+            action="store_true",
+            help="delete and recreate an index that differs under its own name: only for a table nothing "
+            "reads meanwhile (a local one before its server starts)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["table"] or table_name()
@@ -49,6 +55,7 @@ class Command(DynamoCommand):
                     wait_seconds=max(options["wait"], 600),
                     log=lambda m: self.stdout.write(f"  {m}"),
                     drop_retired=options["drop_retired"],
+                    rebuild_in_place=options["rebuild_in_place"],
                 )
             except (TimeoutError, tables.IndexChangedInPlace) as error:
                 raise CommandError(str(error)) from error
