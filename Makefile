@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint typecheck venv dynamodb-local chromium pdf-libs check-deploy clean
+.PHONY: run test bench lint typecheck venv dynamodb-local chromium pdf-libs check-deploy checkov clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,15 @@ venv: $(STAMP)
 dynamodb-local: $(STAMP)
 	$(PY) -m fundportal.dynamodb_local install
 
+# checkov in its own venv: it pins older boto3/botocore than the portal (requirements-checkov.txt).
+CHECKOV_STAMP := var/checkov/.installed
+$(CHECKOV_STAMP): requirements-checkov.txt
+	@test -x var/checkov/bin/python || $(PYTHON) -m venv var/checkov
+	var/checkov/bin/python -m pip install --quiet -r requirements-checkov.txt
+	@touch $(CHECKOV_STAMP)
+
+checkov: $(CHECKOV_STAMP)
+
 chromium:
 	@bash scripts/ensure_chromium.sh
 
@@ -29,9 +38,9 @@ run: $(STAMP) dynamodb-local pdf-libs
 	@bash scripts/run.sh
 
 # The typed floors: the domain, the store and the services (mypy.ini; django-stubs, boto3-stubs).
-MYPY_TARGETS := fundportal/domain fundportal/store fundportal/perf fundportal/access documents/services.py positions/services.py imports/services.py imports/writing.py
+MYPY_TARGETS := fundportal/domain fundportal/store fundportal/perf fundportal/access fundportal/ops/iam.py fundportal/ops/cloudformation.py documents/services.py positions/services.py imports/services.py imports/writing.py
 
-test: $(STAMP) dynamodb-local chromium pdf-libs lint typecheck
+test: $(STAMP) dynamodb-local chromium pdf-libs checkov lint typecheck
 	DJANGO_SETTINGS_MODULE=fundportal.settings.production DJANGO_SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))') \
 		$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) -m pytest $(PYTEST_ARGS)

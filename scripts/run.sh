@@ -40,7 +40,10 @@ done
 
 $PY manage.py migrate --noinput
 $PY manage.py createcachetable
-$PY manage.py create_table   # also upgrades an existing table: missing or changed indexes
+# Also upgrades an existing table: builds missing indexes and new versions of changed ones, drops
+# the earlier versions, and rebuilds an index made from an older definition under the same name
+# (nothing reads this local table before the server starts; never do that to a live table).
+$PY manage.py create_table --drop-retired --rebuild-in-place
 $PY manage.py seed_demo --sample --if-empty
 $PY manage.py verify_positions --repair -v 0 || echo "warning: verify_positions found differences it could not repair (see above)" >&2
 $PY manage.py ensure_analyst

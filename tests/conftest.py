@@ -29,6 +29,9 @@ from fundportal.store.gateway import TableGateway  # noqa: E402
 from fundportal.store.repositories import DocumentRepository, PositionRepository  # noqa: E402
 from tests.request_counts import assert_dynamodb_requests  # noqa: E402
 
+# Records the DynamoDB operations each deployed role calls; fails the run on one its policy lacks.
+pytest_plugins = ("tests.iam_recording",)
+
 # No per-example deadline: a slow or busy CI machine must not turn a GC pause into a failure
 # (timing belongs to bench/, not to tests).
 hypothesis_settings.register_profile("fundportal", deadline=None)

@@ -75,12 +75,12 @@ class IndexRow:
 
 def index_rows(status: tables.TableStatus) -> list[IndexRow]:
     live = {index["IndexName"]: index for index in status.indexes}
-    defined = [index.name for index in TABLE.indexes]
+    defined = [index.physical_name for index in TABLE.indexes]
     names = defined + [name for name in live if name not in defined]
     rows = []
     for name in names:
         got = live.get(name)
-        definition = next((i for i in TABLE.indexes if i.name == name), None)
+        definition = next((i for i in TABLE.indexes if i.physical_name == name), None)
         problems = [p for p in status.problems if p.startswith(f"index {name} ")]
         if got is None:
             assert definition is not None

@@ -155,3 +155,13 @@ def import_marker(checksum: str) -> str:
 def normalise_search(value: str) -> str:
     """The search form of an id or a query: lower case (ids are ASCII)."""
     return value.lower()
+
+
+# Ids of the throwaway documents and positions `access_patterns` writes to measure the write
+# patterns (deleted afterwards; the store gives their items a short time to live in case not).
+THROWAWAY_PREFIX = "EXPLAIN-"
+
+
+def is_throwaway(identifier: str | None) -> bool:
+    """Whether a document or position id names one of the explainer's throwaway items."""
+    return bool(identifier) and str(identifier).startswith(THROWAWAY_PREFIX)

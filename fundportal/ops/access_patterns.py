@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from documents import services
 from fundportal.domain.errors import NotFound
-from fundportal.domain.kinds import POSITION_KINDS, Kind, SearchKind, validate_id
+from fundportal.domain.kinds import POSITION_KINDS, THROWAWAY_PREFIX, Kind, SearchKind, validate_id
 from fundportal.domain.model import CapitalCall, Document
 from fundportal.messages import describe
 from fundportal.ops import maintenance
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("fundportal.dynamodb")
 
-THROWAWAY_PREFIX = "EXPLAIN-"
 BULK_LOAD_SAMPLE = 24  # one BatchWriteItem (25 a request)
 
 

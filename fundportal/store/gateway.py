@@ -24,6 +24,7 @@ from fundportal.domain.errors import ItemTooLarge
 
 from .client import table_name
 from .errors import UnprocessedItems
+from .schema import TABLE
 from .serialization import from_item, to_attr, to_item
 from .transport import call
 
@@ -115,8 +116,8 @@ class TableGateway:
             "KeyConditionExpression": key_condition,
             "ExpressionAttributeValues": {name: {"S": value} for name, value in values.items()},
         }
-        if index:
-            params["IndexName"] = index
+        if index:  # the code names an index; the table holds its current version (schema)
+            params["IndexName"] = TABLE.physical_name(index)
         if not forward:
             params["ScanIndexForward"] = False
         if limit:

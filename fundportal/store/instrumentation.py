@@ -27,6 +27,9 @@ class RequestRecord:
     write_units: float
     ms: float
     key_condition: str | None = None
+    # The kinds of a TransactWriteItems' parts ("Put", "Delete", "ConditionCheck", "Update"):
+    # IAM authorises the transaction by them (fundportal/store/roles.py).
+    parts: tuple[str, ...] = ()
 
 
 @dataclass

@@ -3,6 +3,7 @@ export_table_definition, the admin dashboard and the tests)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,11 @@ ENTITY_INDEX = "GSI_Entity_Document"
 POSITION_INDEX = "GSI_Position_Document"
 MONTH_INDEX = "GSI_Latest_Documents_By_Month"
 INVESTOR_INDEX = "GSI_Investor_Position"
+# A changed index is built beside the old one as `<name>_v<version>` (IndexDef.physical_name).
+VERSION_SEPARATOR = "_v"
+# Epoch seconds after which DynamoDB's TTL deletes an item: written only on items meant to expire
+# (published import runs, the access-pattern explainer's throwaway items); the seed's items never.
+TTL_ATTRIBUTE = "expires_at"
 
 # Attributes the position page, CSV and reports read from the position index.
 POSITION_PROJECTION = (
@@ -38,19 +44,30 @@ MONTH_PROJECTION = ("Title", "FundId", "AsOfDate", "Status", "Revision", "Curren
 
 @dataclass(frozen=True)
 class IndexDef:
+    """One global secondary index. `name` is what the code asks for; `version` names the index
+    on the table (`physical_name`): an index is never changed in place (DynamoDB cannot change
+    keys or a projection, and a page reads it meanwhile), so a changed definition gets the next
+    version, built beside the old one (`tables.upgrade`)."""
+
     name: str
     pk: str
     sk: str
     projection: str  # ALL | KEYS_ONLY | INCLUDE
     non_key_attributes: tuple[str, ...] = ()
     why: str = ""
+    version: int = 1
+
+    @property
+    def physical_name(self) -> str:
+        """The index's name on the table: `name`, then `name_v2`, `name_v3`... as it changes."""
+        return self.name if self.version == 1 else f"{self.name}{VERSION_SEPARATOR}{self.version}"
 
     def to_api(self) -> dict[str, Any]:
         projection: dict[str, Any] = {"ProjectionType": self.projection}
         if self.non_key_attributes:
             projection["NonKeyAttributes"] = list(self.non_key_attributes)
         return {
-            "IndexName": self.name,
+            "IndexName": self.physical_name,
             "KeySchema": [
                 {"AttributeName": self.pk, "KeyType": "HASH"},
                 {"AttributeName": self.sk, "KeyType": "RANGE"},
@@ -86,6 +103,15 @@ class TableDef:
 
     def index(self, name: str) -> IndexDef:
         return next(i for i in self.indexes if i.name == name)
+
+    def physical_name(self, name: str) -> str:
+        """The table's name of the index the code calls `name` (its current version); a name
+        that is no defined index is passed on as it is (DynamoDB answers for it)."""
+        found = next((i for i in self.indexes if i.name == name), None)
+        return found.physical_name if found else name
+
+    def physical_names(self) -> set[str]:
+        return {index.physical_name for index in self.indexes}
 
 
 TABLE = TableDef(
@@ -139,23 +165,36 @@ def describe_differences(live: dict[str, Any], definition: TableDef = TABLE) -> 
         problems.append(f"billing mode is {billing}, expected {definition.billing_mode}")
     live_indexes = {i["IndexName"]: i for i in live.get("GlobalSecondaryIndexes", [])}
     for index in definition.indexes:
-        got = live_indexes.pop(index.name, None)
+        got = live_indexes.pop(index.physical_name, None)
         if got is None:
-            problems.append(f"index {index.name} is missing")
+            problems.append(f"index {index.physical_name} is missing")
             continue
         got_keys = {k["KeyType"]: k["AttributeName"] for k in got["KeySchema"]}
         if got_keys != {"HASH": index.pk, "RANGE": index.sk}:
-            problems.append(f"index {index.name} keys are {got_keys}, expected HASH={index.pk}, RANGE={index.sk}")
+            problems.append(
+                f"index {index.physical_name} keys are {got_keys}, expected HASH={index.pk}, RANGE={index.sk}"
+            )
         projection = got.get("Projection", {})
         if projection.get("ProjectionType") != index.projection:
             problems.append(
-                f"index {index.name} projection is {projection.get('ProjectionType')}, expected {index.projection}"
+                f"index {index.physical_name} projection is {projection.get('ProjectionType')}, "
+                f"expected {index.projection}"
             )
         elif set(projection.get("NonKeyAttributes", [])) != set(index.non_key_attributes):
             problems.append(
-                f"index {index.name} projects {sorted(projection.get('NonKeyAttributes', []))}, "
+                f"index {index.physical_name} projects {sorted(projection.get('NonKeyAttributes', []))}, "
                 f"expected {sorted(index.non_key_attributes)}"
             )
     for extra in live_indexes:
-        problems.append(f"index {extra} is not in the definition")
+        if not is_retired(extra, definition):  # an earlier version is kept until dropped, not drift
+            problems.append(f"index {extra} is not in the definition")
     return problems
+
+
+def is_retired(live_name: str, definition: TableDef = TABLE) -> bool:
+    """Whether a live index is an earlier version of a defined one (the same code name)."""
+    if live_name in definition.physical_names():
+        return False
+    versioned = re.fullmatch(rf"(.+){VERSION_SEPARATOR}[0-9]+", live_name)
+    base = versioned.group(1) if versioned else live_name
+    return any(index.name == base for index in definition.indexes)

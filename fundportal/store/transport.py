@@ -79,7 +79,8 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
         # Recorded whether it succeeded or not: failed calls (conditional check failed,
         # cancelled transactions, unreachable store) count like any other request.
         if isinstance(reply, dict):
-            _record(operation, index, key_condition, reply, (time.perf_counter() - started) * 1000)
+            ms = (time.perf_counter() - started) * 1000
+            _record(operation, index, key_condition, reply, ms, _parts(params.get("TransactItems")))
     check_reply(operation, response, counting=params.get("Select") == "COUNT")
     return response
 
@@ -162,14 +163,23 @@ def _typed(operation: str, params: dict[str, Any], error: ClientError) -> DataLa
     return RequestRejected(code, message)
 
 
-def _record(operation: str, index: str | None, key_condition: str | None, response: dict, ms: float) -> None:
+def _parts(actions: Any) -> tuple[str, ...]:
+    """The distinct kinds of a transaction's actions ("Put", "Delete", ...), sorted."""
+    if not isinstance(actions, list):
+        return ()
+    return tuple(sorted({kind for action in actions if isinstance(action, dict) for kind in action}))
+
+
+def _record(
+    operation: str, index: str | None, key_condition: str | None, response: dict, ms: float, parts: tuple[str, ...]
+) -> None:
     items = response.get("Count", len(response.get("Items", ())))
     if operation == "GetItem":
         items = 1 if "Item" in response else 0
     elif operation == "BatchGetItem":
         items = sum(len(v) for v in response.get("Responses", {}).values())
     read_units, write_units = _capacity(operation, response.get("ConsumedCapacity"))
-    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition))
+    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition, parts))
 
 
 def _capacity(operation: str, consumed: Any) -> tuple[float, float]:

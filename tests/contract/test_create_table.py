@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from fundportal.store import gateway as gateway_module
 from fundportal.store import tables
-from fundportal.store.gateway import call
-from fundportal.store.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
+from fundportal.store.gateway import TableGateway, call
+from fundportal.store.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef
 
 
 def test_table_matches_definition(backend):
@@ -56,12 +58,68 @@ def test_drift_is_reported_and_exits_non_zero(backend, settings):
     with pytest.raises(CommandError, match="differs from the definition"):
         call_command("create_table", check=True, stdout=io.StringIO(), stderr=err)
     assert "GSI_Position_Document projection is KEYS_ONLY" in err.getvalue()
-    # Without --check, create_table upgrades the index: recreated with the projection.
-    out = io.StringIO()
-    call_command("create_table", stdout=out)
-    assert "recreating index GSI_Position_Document" in out.getvalue()
-    assert tables.describe(name).problems == ()
+    # Without --check neither: the pages read that index, so it is never deleted to change it.
+    with pytest.raises(CommandError, match="never changed in place: give it the next version"):
+        call_command("create_table", stdout=io.StringIO())
+    live = tables.describe(name)
+    assert [i["IndexStatus"] for i in live.indexes if i["IndexName"] == POSITION_INDEX] == ["ACTIVE"]
     tables.delete(name)
+
+
+def _next_version(index_name: str, **changes) -> TableDef:
+    """The definition with `index_name` changed (and its version bumped)."""
+    return replace(
+        TABLE,
+        indexes=tuple(
+            replace(i, version=i.version + 1, **changes) if i.name == index_name else i for i in TABLE.indexes
+        ),
+    )
+
+
+def test_a_changed_index_is_built_beside_the_old_one_and_the_old_dropped_only_after(backend, monkeypatch):
+    """The safe order: create the new version, wait for its backfill, read it; the old one stays
+    (and answers) until --drop-retired, which drops it only when every defined index is ACTIVE."""
+    changed = _next_version(POSITION_INDEX, projection="ALL", non_key_attributes=())
+    new_name = changed.physical_name(POSITION_INDEX)
+    assert new_name == f"{POSITION_INDEX}_v2"
+    item = {"PK": {"S": "DOC9"}, "SK": {"S": "CAPITAL_CALL#P9"}, "GSI2_PK": {"S": "P9"}, "GSI2_SK": {"S": "X"}}
+    call("PutItem", TableName=backend.table, Item=item)
+    updates: list[tuple[str, str, dict[str, str]]] = []
+    original = TableGateway.update_table
+
+    def recording(gateway, **params):
+        (change,) = params["GlobalSecondaryIndexUpdates"]
+        (kind, body), *_ = change.items()
+        states = {i["IndexName"]: i.get("IndexStatus", "ACTIVE") for i in tables.describe(gateway.table).indexes}
+        updates.append((kind, body["IndexName"], states))
+        return original(gateway, **params)
+
+    monkeypatch.setattr(TableGateway, "update_table", recording)
+
+    done = tables.upgrade(backend.table, definition=changed)
+    assert done[0] == f"creating index {new_name} (beside {POSITION_INDEX}, still read until the code moves)"
+    status = tables.describe(backend.table, changed)
+    assert status.problems == () and status.retired == (POSITION_INDEX,) and status.active
+    # both answer: the old one for code still deployed, the new one (backfilled) for the new code
+    for index in (POSITION_INDEX, new_name):
+        found = call(
+            "Query",
+            TableName=backend.table,
+            IndexName=index,
+            KeyConditionExpression="GSI2_PK = :p",
+            ExpressionAttributeValues={":p": {"S": "P9"}},
+        )
+        assert found["Count"] == 1
+    monkeypatch.setattr(gateway_module, "TABLE", changed)  # the new code: reads name the new version
+    page = TableGateway(backend.table).query_page("GSI2_PK = :p", {":p": "P9"}, index=POSITION_INDEX)
+    assert [i["SK"] for i in page.items] == ["CAPITAL_CALL#P9"]
+
+    tables.upgrade(backend.table, definition=changed, drop_retired=True)
+    assert [(kind, name) for kind, name, _ in updates] == [("Create", new_name), ("Delete", POSITION_INDEX)]
+    assert updates[1][2][new_name] == "ACTIVE"  # the old one went only once the new one was built
+    status = tables.describe(backend.table, changed)
+    assert status.retired == () and status.problems == ()
+    assert {i["IndexName"] for i in status.indexes} == changed.physical_names()
 
 
 def test_unreachable_dynamodb_is_one_clear_line(settings):

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import io
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
@@ -18,7 +18,8 @@ from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
-from fundportal.store.repositories.imports import ImportRepository
+from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories.imports import ImportRepository, ImportRun
 from fundportal.store.repositories.register import RegisterRepository
 from imports import writing
 from imports.services import ImportConflict, import_apply, import_prepare
@@ -380,3 +381,13 @@ def test_import_notice_command_300_rows_twice_and_a_bad_row(local_backend, tmp_p
         call_command("import_notice", str(bad), verbosity=0, stdout=io.StringIO(), stderr=err)
     assert "row 152, amount: USD amounts have exactly 2 decimals ('12.5')." in err.getvalue()
     assert local_backend.repository.count_partition("NOTICE_2") == 0
+
+
+def test_a_marker_whose_run_expired_counts_as_published(backend):
+    repository = ImportRepository(TableGateway(backend.table))
+    at = datetime(2026, 3, 31, tzinfo=UTC)
+    writing_run = ImportRun("a" * 16, "a" * 64, at, "importer", ())
+    published_run = ImportRun("b" * 16, "b" * 64, at, "importer", (), published=True)
+    repository.gateway.batch_write([writing_run.to_item(), published_run.to_item()])
+    gone = "c" * 16  # published, then removed by its time to live
+    assert repository.published(["a" * 16, "b" * 16, gone]) == {"b" * 16, gone}

@@ -230,7 +230,7 @@ def test_position_report_errors(sample, args, expected):
 
 def test_export_cloudformation_template():
     template = json.loads(run("export_table_definition"))
-    (resource,) = template["Resources"].values()
+    resource = template["Resources"]["FundTable"]
     assert resource["Type"] == "AWS::DynamoDB::Table"
     properties = resource["Properties"]
     assert properties["BillingMode"] == "PAY_PER_REQUEST"

@@ -15,8 +15,9 @@ from fundportal.store.schema import TABLE
 class Command(DynamoCommand):
     help = (
         "Create the DynamoDB table and its global secondary indexes (waits until ACTIVE). On an existing "
-        "table, create missing indexes and recreate any whose keys or projection differ (UpdateTable: delete, "
-        "then create, waiting for ACTIVE); --check only compares. Drift that remains exits non-zero."
+        "table, build each missing index (a new one, or the next version of a changed one) beside the others "
+        "and wait for its backfill; never change an index in place. --drop-retired then drops the earlier "
+        "versions (run it once no deployed code reads them); --check only compares. Drift exits non-zero."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -24,6 +25,17 @@ class Command(DynamoCommand):
         parser.add_argument("--wait", type=float, default=120, help="seconds to wait for ACTIVE (default 120)")
         parser.add_argument(
             "--check", action="store_true", help="only compare the live table with the definition; change nothing"
+        )
+        parser.add_argument(
+            "--drop-retired",
+            action="store_true",
+            help="drop earlier versions of changed indexes once every defined index is ACTIVE",
+        )
+        parser.add_argument(
+            "--rebuild-in-place",
+            action="store_true",
+            help="delete and recreate an index that differs under its own name: only for a table nothing "
+            "reads meanwhile (a local one before its server starts)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -36,18 +48,26 @@ class Command(DynamoCommand):
             created, status = tables.create(name, wait_seconds=options["wait"])
         verb = "Created" if created else "Found"
         self.stdout.write(f"{verb} table {name}: {status.status}")
-        if not created and not options["check"] and status.problems:
+        if not created and not options["check"] and (status.problems or options["drop_retired"]):
             try:
-                tables.upgrade(name, wait_seconds=max(options["wait"], 600), log=lambda m: self.stdout.write(f"  {m}"))
-            except TimeoutError as error:
+                tables.upgrade(
+                    name,
+                    wait_seconds=max(options["wait"], 600),
+                    log=lambda m: self.stdout.write(f"  {m}"),
+                    drop_retired=options["drop_retired"],
+                    rebuild_in_place=options["rebuild_in_place"],
+                )
+            except (TimeoutError, tables.IndexChangedInPlace) as error:
                 raise CommandError(str(error)) from error
             status = tables.describe(name)
         for index in TABLE.indexes:
-            live = next((i for i in status.indexes if i["IndexName"] == index.name), {})
+            live = next((i for i in status.indexes if i["IndexName"] == index.physical_name), {})
             self.stdout.write(
-                f"  {index.name}: {index.pk}/{index.sk}, {index.projection} "
+                f"  {index.physical_name}: {index.pk}/{index.sk}, {index.projection} "
                 f"[{live.get('IndexStatus', 'missing')}] - {index.why}"
             )
+        for retired in status.retired:
+            self.stdout.write(f"  {retired}: retired version, kept until create_table --drop-retired")
         if status.problems:
             for problem in status.problems:
                 self.stderr.write(f"  drift: {problem}")

@@ -24,7 +24,7 @@ from fundportal.domain.model import (
     Versioned,
 )
 
-from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
+from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TTL_ATTRIBUTE
 from . import keys
 from .codecs import AUDIT_CHANGES, DATE, DATETIME, INTEGER, MARKERS, NUMBER, OPTIONAL_TEXT, ROLLUP, TEXT, Codec
 from .companions import (
@@ -35,6 +35,7 @@ from .companions import (
     register_companions,
     search_items_of,
 )
+from .expiry import throwaway_expiry
 
 REGISTER_TYPE = "PositionRegister"
 # The former investor copy of a register (see keys.legacy_investor_copy_sk): maintenance only.
@@ -328,8 +329,12 @@ _DOCUMENT_ENTITY_BY_TYPE = {m.entity_type: m for m in (DOCUMENT, CAPITAL_ACTIVIT
 
 def to_item(entity: Any) -> dict[str, Any]:
     """The DynamoDB item of an entity (or store record): keys on the table and every index, its
-    EntityType and its attributes."""
-    return MAPS[type(entity)].to_item(entity)
+    EntityType and its attributes (and a time to live on the explainer's throwaway items)."""
+    item = MAPS[type(entity)].to_item(entity)
+    expires = throwaway_expiry(entity)
+    if expires is not None:
+        item[TTL_ATTRIBUTE] = expires
+    return item
 
 
 def from_item(cls: type, item: dict[str, Any]) -> Any:

@@ -28,6 +28,8 @@ from ..gateway import Condition, TableGateway
 from ..mapping import keys
 from ..mapping.companions import FundCatalogEntry, search_items_of
 from ..mapping.entities import entity_from_item, from_item, to_item
+from ..mapping.expiry import published_run_expiry
+from ..schema import TTL_ATTRIBUTE
 from .documents import REQUEST_TOKEN
 
 MAX_TRANSACTION_ITEMS = 100
@@ -103,7 +105,9 @@ class ImportRun:
             "StartedBy": self.by,
             "NewDocuments": list(self.new_documents),
         }
-        return {**item, "Published": True} if self.published else item
+        if not self.published:
+            return item
+        return {**item, "Published": True, TTL_ATTRIBUTE: published_run_expiry(self.at)}
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> ImportRun:
@@ -173,14 +177,16 @@ class ImportRepository:
         return found
 
     def published(self, markers: Iterable[str]) -> set[str]:
-        """The markers among `markers` whose import is published (their runs, BatchGetItem)."""
-        wanted = [keys.import_run_keys(m) for m in sorted(set(markers))]
-        done: set[str] = set()
+        """The markers among `markers` whose import is published (their runs, BatchGetItem). A run
+        that is gone expired, and only published runs expire (`expiry`): it counts as published."""
+        wanted = sorted(set(markers))
+        done = set(wanted)
         for start in range(0, len(wanted), BATCH_GET_KEYS):
-            for item in self.gateway.batch_get(wanted[start : start + BATCH_GET_KEYS], consistent=True).values():
+            chunk = [keys.import_run_keys(m) for m in wanted[start : start + BATCH_GET_KEYS]]
+            for item in self.gateway.batch_get(chunk, consistent=True).values():
                 run = ImportRun.from_item(item)
-                if run.published:
-                    done.add(run.marker)
+                if not run.published:
+                    done.discard(run.marker)
         return done
 
     def run(self, marker: str) -> ImportRun:
