@@ -10,6 +10,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from documents.reconciliation import DocumentReconciliation, document_reconciliation
 from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
 from fundportal.domain.model import CapitalActivity, Document, PositionEntry
@@ -79,6 +80,12 @@ class DocumentPage:
     @property
     def currency(self) -> str:
         return self.document.currency
+
+    @property
+    def reconciliation(self) -> DocumentReconciliation:
+        """Capital activity vs the sum of calls and per-position flags, from the rows (no request)."""
+        entries = [cell.entry for row in self.rows for cell in row.cells if cell is not None]
+        return document_reconciliation(self.document, self.activity, entries)
 
 
 def document_overview(

@@ -26,6 +26,7 @@ from fundportal.domain.money import format_money, format_percent, format_ratio, 
 from fundportal.domain.returns import as_percent, irr
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.links import PositionLinks
+from funds.reconciliation import GroupReconciliation, group_reconciliation
 
 
 class LineText(NamedTuple):
@@ -83,6 +84,7 @@ class PositionLine(PositionLinks):
     percent_called: Decimal | None
     irr_percent: Decimal | None
     shown: LineText
+    register_currency: str = ""  # the position register's currency (reconciliation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,7 @@ def position_lines(register: PositionRegister) -> list[PositionLine]:
                 percent_called=called,
                 irr_percent=irr_value,
                 shown=line_text(commitment, figures, called, irr_value),
+                register_currency=register.currency,
             )
         )
     return lines
@@ -169,6 +172,11 @@ class GroupPage:
     group_id: str
     lines: list[PositionLine]
     totals: list[TotalLine]
+
+    @property
+    def reconciliation(self) -> GroupReconciliation:
+        """Computed vs reported unfunded and the flags, from the lines (no request)."""
+        return group_reconciliation(self.lines)
 
 
 def fund_detail(*, fund_id: str, repository: RegisterRepository | None = None) -> GroupPage:

@@ -115,8 +115,8 @@ def computed_unfunded(commitment: Money | None, figures: Figures) -> Money | Non
     return commitment - figures.called
 
 
-def total_computed_unfunded(values: Iterable[Money | None], currency: str) -> Money | None:
-    """The positions' computed unfunded of `currency` summed (a fund's or an investor's total);
+def total_unfunded(values: Iterable[Money | None], currency: str) -> Money | None:
+    """The positions' (computed or reported) unfunded of `currency` summed (a fund's or an investor's total);
     None when no position has one. Values of another currency are a TypeError, never added."""
     known = [v for v in values if v is not None]
     if not known:
@@ -185,15 +185,20 @@ def entry_flags(entries: Iterable[HeldEntry], fund_id: str, currency: str, *, ho
     return flags
 
 
+def document_calls(entries: Iterable[HeldEntry], currency: str) -> Money:
+    """The sum of a document's counted capital calls in `currency` (what its activity should be)."""
+    calls = zero(currency)
+    for entry in entries:
+        if entry.kind is Kind.CAPITAL_CALL and counts(entry.status) and entry.currency == currency:
+            calls = calls + money(entry.amount, currency)
+    return calls
+
+
 def activity_flags(document_id: str, activity: Money | None, entries: Iterable[HeldEntry]) -> list[Flag]:
     """A document's capital activity vs the sum of its counted capital calls in its currency."""
     if activity is None:
         return []
-    code = activity.currency.code
-    calls = zero(code)
-    for entry in entries:
-        if entry.kind is Kind.CAPITAL_CALL and counts(entry.status) and entry.currency == code:
-            calls = calls + money(entry.amount, code)
+    calls = document_calls(entries, activity.currency.code)
     if calls == activity:
         return []
     return [
