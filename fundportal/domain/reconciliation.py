@@ -177,12 +177,22 @@ def entry_flags(entries: Iterable[HeldEntry], fund_id: str, currency: str, *, ho
     for entry in entries:
         if not counts(entry.status):
             continue
-        ids = {"position_id": entry.position_id, "document_id": entry.document_id, "holder": holder}
         if fund_id and entry.fund_id != fund_id:
-            flags.append(Flag(FlagKind.FUND_MISMATCH, expected=fund_id, actual=entry.fund_id, **ids))
+            flags.append(_mismatch(FlagKind.FUND_MISMATCH, entry, fund_id, entry.fund_id, holder))
         if entry.currency != currency:
-            flags.append(Flag(FlagKind.CURRENCY_MISMATCH, expected=currency, actual=entry.currency, **ids))
+            flags.append(_mismatch(FlagKind.CURRENCY_MISMATCH, entry, currency, entry.currency, holder))
     return flags
+
+
+def _mismatch(kind: FlagKind, entry: HeldEntry, expected: str, actual: str, holder: str) -> Flag:
+    return Flag(
+        kind,
+        position_id=entry.position_id,
+        document_id=entry.document_id,
+        expected=expected,
+        actual=actual,
+        holder=holder,
+    )
 
 
 def document_calls(entries: Iterable[HeldEntry], currency: str) -> Money:
