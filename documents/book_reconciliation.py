@@ -31,7 +31,7 @@ from fundportal.domain.reconciliation import (
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_models import DocumentSummary
 from fundportal.store.repositories.register import RegisterRepository
-from fundportal.web.flags import FlagLine, flag_lines
+from fundportal.web.flags import FlagLine, FlagList, flag_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class BookReconciliation:
     funds: list[str]
     positions: int
     documents: int
-    flags: list[FlagLine]  # findings first, informational after
+    flags: FlagList  # findings first, informational after
 
     def findings(self, *, informational: bool = False) -> list[FlagLine]:
         return [f for f in self.flags if informational or not f.informational]

@@ -11,21 +11,18 @@ from moneyed import Money
 
 from fundportal.domain.model import CapitalActivity, Document, PositionEntry
 from fundportal.domain.reconciliation import activity_flags, document_calls, entry_flags
-from fundportal.web.flags import FlagLine, flag_lines
+from fundportal.web.flags import FlagList, flag_lines
 
 
 @dataclass(frozen=True, slots=True)
 class DocumentReconciliation:
     activity: Money | None
     calls: Money | None  # the positions' counted calls in the activity's currency
-    flags: list[FlagLine]
+    flags: FlagList
 
     @property
     def findings(self) -> int:
-        return sum(1 for f in self.flags if not f.informational)
-
-    def position_flags(self, position_id: str) -> list[FlagLine]:
-        return [f for f in self.flags if f.flag.position_id == position_id]
+        return self.flags.findings
 
 
 def document_reconciliation(

@@ -19,7 +19,7 @@ from fundportal.domain.reconciliation import (
     total_unfunded,
     unfunded_flags,
 )
-from fundportal.web.flags import FlagLine, flag_lines
+from fundportal.web.flags import FlagList, flag_lines
 
 
 class Line(Protocol):
@@ -65,11 +65,11 @@ class UnfundedTotal:
 class GroupReconciliation:
     lines: list[UnfundedLine]
     totals: list[UnfundedTotal]
-    flags: list[FlagLine]
+    flags: FlagList
 
     @property
     def findings(self) -> int:
-        return sum(1 for f in self.flags if not f.informational)
+        return self.flags.findings
 
 
 def _difference(reported: Money | None, computed: Money | None) -> Money | None:

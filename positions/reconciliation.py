@@ -12,18 +12,18 @@ from typing import Protocol
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.domain.reconciliation import Flag, entry_flags, nav_roll_forward
-from fundportal.web.flags import FlagLine, flag_lines
+from fundportal.web.flags import FlagList, flag_lines
 from funds.reconciliation import GroupReconciliation, Line, group_reconciliation
 
 
 @dataclass(frozen=True, slots=True)
 class PositionReconciliation:
     unfunded: GroupReconciliation  # computed vs reported, a line per currency (empty without a register)
-    flags: list[FlagLine]  # the register's and the entries' flags, findings first
+    flags: FlagList  # the register's and the entries' flags, findings first
 
     @property
     def findings(self) -> int:
-        return sum(1 for f in self.flags if not f.informational)
+        return self.flags.findings
 
 
 def position_reconciliation(

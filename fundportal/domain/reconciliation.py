@@ -40,7 +40,7 @@ from moneyed import Money
 from .entries import aware, counts
 from .figures import Figures
 from .kinds import Kind
-from .money import money, zero
+from .money import known_money, money, zero
 
 
 class FlagKind(StrEnum):
@@ -107,24 +107,40 @@ class HeldEntry(Protocol):
     def flow_date(self) -> date | None: ...
 
 
+def _minus(a: Money, b: Money) -> Money:
+    """a - b of one currency (TypeError across currencies), without py-moneyed's slower operator
+    (a fund page computes it for every position)."""
+    code = a.currency.code
+    if b.currency.code != code:
+        raise TypeError(f"{a.currency.code} - {b.currency.code}")
+    return known_money(a.amount - b.amount, code)
+
+
 def computed_unfunded(commitment: Money | None, figures: Figures) -> Money | None:
     """Unfunded = commitment - contributions (called, settled + pending) in the figures' currency;
     None without a commitment of that currency. May be negative (called above commitment)."""
     if commitment is None or commitment.currency.code != figures.currency:
         return None
-    return commitment - figures.called
+    return _minus(commitment, figures.called)
 
 
 def total_unfunded(values: Iterable[Money | None], currency: str) -> Money | None:
     """The positions' (computed or reported) unfunded of `currency` summed (a fund's or an investor's total);
     None when no position has one. Values of another currency are a TypeError, never added."""
-    known = [v for v in values if v is not None]
-    if not known:
-        return None
-    total = zero(currency)
-    for value in known:
-        total = total + value  # py-moneyed refuses two currencies
-    return total
+    total, seen = Decimal(0), False
+    for value in values:
+        if value is None:
+            continue
+        if value.currency.code != currency:
+            raise TypeError(f"unfunded of {value.currency.code} in a total of {currency}")
+        total += value.amount
+        seen = True
+    return known_money(total, currency) if seen else None
+
+
+def unfunded_differs(computed: Money | None, reported: Money | None) -> bool:
+    """The reported unfunded disagrees with the computed one (both known, amounts differ)."""
+    return computed is not None and reported is not None and computed != reported
 
 
 def unfunded_flags(position_id: str, commitment: Money | None, figures: Figures) -> list[Flag]:
@@ -134,14 +150,15 @@ def unfunded_flags(position_id: str, commitment: Money | None, figures: Figures)
         return []
     flags = []
     reported = figures.unfunded
-    if reported is not None and reported != computed:
+    if unfunded_differs(computed, reported):
+        assert reported is not None  # differs only when both are known
         flags.append(
             Flag(
                 FlagKind.UNFUNDED_DIFFERS,
                 position_id=position_id,
                 expected=computed,
                 actual=reported,
-                difference=reported - computed,
+                difference=_minus(reported, computed),
                 on=figures.unfunded_as_of,
             )
         )
@@ -152,7 +169,7 @@ def unfunded_flags(position_id: str, commitment: Money | None, figures: Figures)
                 position_id=position_id,
                 expected=commitment,
                 actual=figures.called,
-                difference=figures.called - commitment,
+                difference=_minus(figures.called, commitment),
             )
         )
     return flags

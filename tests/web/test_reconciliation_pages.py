@@ -23,19 +23,30 @@ def flag_kinds(response) -> list[str]:
     return re.findall(r'<li class="flag[^"]*" data-kind="([a-z_]+)"', response.content.decode())
 
 
+def row(response, position_id: str) -> str:
+    """The positions table's row of `position_id`, as text."""
+    match = re.search(rf'<tr data-position="{position_id}".*?</tr>', response.content.decode(), re.S)
+    assert match, f"no row for {position_id}"
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(0)))
+
+
 def test_fund_page_shows_computed_beside_reported_unfunded_in_one_query(
     sample, analyst_client, django_assert_dynamodb_requests
 ):
     with django_assert_dynamodb_requests(1, ["Query"]):
         response = analyst_client.get("/funds/FUND_A/")
-    text = section(response)
-    # POSITION_1: 2,000,000 - 1,250,000 = 750,000 computed; 1,500,000 reported; +750,000 apart.
+    html = response.content.decode()
     assert (
-        "POSITION_1 INVESTOR_1 USD 2,000,000.00 USD 1,250,000.00 USD 750,000.00 USD 1,500,000.00 2025-09-30 "
-        "USD 750,000.00" in text
+        '<th scope="col" class="num">Unfunded (reported)</th><th scope="col" class="num">Unfunded (computed)</th>'
+        in html
     )
-    # POSITION_2: 1,150,000 - 700,000 = 450,000 computed; 850,000 reported; +400,000 apart.
-    assert "USD 1,150,000.00 USD 700,000.00 USD 450,000.00 USD 850,000.00 2025-09-30 USD 400,000.00" in text
+    # POSITION_1: 2,000,000 - 1,250,000 = 750,000 computed, beside the 1,500,000 reported.
+    assert "62.5 % USD 1,500,000.00 USD 750,000.00 USD 195,000.00" in row(response, "POSITION_1")
+    # POSITION_2: 1,150,000 - 700,000 = 450,000 computed, beside the 850,000 reported.
+    assert "60.9 % USD 850,000.00 USD 450,000.00 USD 45,000.00" in row(response, "POSITION_2")
+    assert html.count('<td class="num flagged" data-testid="unfunded-computed">') == 2
+    text = section(response)
+    # totals: 750,000 + 450,000 = 1,200,000 computed; 1,500,000 + 850,000 = 2,350,000 reported.
     assert "Total USD USD 1,200,000.00 USD 2,350,000.00 USD 1,150,000.00" in text
     assert flag_kinds(response) == ["unfunded_differs", "unfunded_differs"]
     assert "2 flags" in text
@@ -50,8 +61,9 @@ def test_investor_page_reconciles_only_its_positions_in_one_query(
 ):
     with django_assert_dynamodb_requests(1, ["Query"]):
         response = analyst_client.get("/investors/INVESTOR_2/")
+    assert "60.9 % USD 850,000.00 USD 450,000.00 USD 45,000.00" in row(response, "POSITION_2")
     text = section(response)
-    assert "POSITION_2 FUND_A USD 1,150,000.00 USD 700,000.00 USD 450,000.00 USD 850,000.00" in text
+    assert "Total USD USD 450,000.00 USD 850,000.00 USD 400,000.00" in text
     assert "POSITION_1" not in text
     assert flag_kinds(response) == ["unfunded_differs"]
 
