@@ -167,9 +167,12 @@ def _amount(value: Money | str | None) -> str:
 
 
 def _signed(value: Money | None) -> str:
-    if value is None:
-        return "—"
-    return ("+" if value.amount > 0 else "") + format_money(value)
+    """'USD +750,000.00' for a positive difference, 'USD -100,000.00' for a negative one."""
+    text = format_money(value)
+    if value is None or value.amount <= 0:
+        return text
+    code, amount = text.split(" ", 1)
+    return f"{code} +{amount}"
 
 
 def explain_flag(flag: Flag) -> str:

@@ -87,7 +87,7 @@ def test_seed_position_reports_unfunded_that_differs_from_the_computed_one():
     assert not flag.informational
     assert explain_flag(flag) == (
         "POSITION_1: reported unfunded USD 1,500,000.00 (2025-09-30) differs from computed unfunded "
-        "USD 750,000.00 (commitment - called), by +USD 750,000.00."
+        "USD 750,000.00 (commitment - called), by USD +750,000.00."
     )
 
 
@@ -108,7 +108,7 @@ def test_calls_above_commitment_are_flagged_with_the_excess():
     assert (above.expected, above.actual, above.difference) == (usd(1_000_000), usd(1_250_000), usd(250_000))
     assert flags[0].expected == usd(-250_000)
     assert explain_flag(above) == (
-        "POSITION_1: called USD 1,250,000.00 is above the commitment USD 1,000,000.00, by +USD 250,000.00."
+        "POSITION_1: called USD 1,250,000.00 is above the commitment USD 1,000,000.00, by USD +250,000.00."
     )
 
 
@@ -158,7 +158,7 @@ def test_nav_roll_forward_shows_the_implied_gain_between_two_navs():
     assert flagged([flag], informational=True) == [flag]
     assert explain_flag(flag) == (
         "DOC002 POSITION_1: NAV 2025-09-30 rolled forward by calls and distributions is USD 1,150,000.00; "
-        "reported NAV 2025-12-31 is USD 1,180,000.00: implied gain/loss +USD 30,000.00 (informational)."
+        "reported NAV 2025-12-31 is USD 1,180,000.00: implied gain/loss USD +30,000.00 (informational)."
     )
 
 

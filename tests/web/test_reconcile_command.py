@@ -27,11 +27,11 @@ def test_sample_lists_its_three_flags_and_exits_1_with_queries_only(sample, djan
         out, error = reconcile()
     assert out.splitlines() == [
         "flag activity_vs_calls: DOC001: capital activity USD 500,000.00 differs from the sum of its positions' "
-        "calls USD 800,000.00, by +USD 300,000.00.",
+        "calls USD 800,000.00, by USD +300,000.00.",
         "flag unfunded_differs: POSITION_1: reported unfunded USD 1,500,000.00 (2025-09-30) differs from computed "
-        "unfunded USD 750,000.00 (commitment - called), by +USD 750,000.00.",
+        "unfunded USD 750,000.00 (commitment - called), by USD +750,000.00.",
         "flag unfunded_differs: POSITION_2: reported unfunded USD 850,000.00 (2025-09-30) differs from computed "
-        "unfunded USD 450,000.00 (commitment - called), by +USD 400,000.00.",
+        "unfunded USD 450,000.00 (commitment - called), by USD +400,000.00.",
     ]
     assert error is not None and error.returncode == 1
     assert str(error) == "3 flags in 1 fund, 2 positions, 2 documents."

@@ -52,7 +52,7 @@ def test_fund_page_shows_computed_beside_reported_unfunded_in_one_query(
     assert "2 flags" in text
     assert (
         "POSITION_1: reported unfunded USD 1,500,000.00 (2025-09-30) differs from computed unfunded "
-        "USD 750,000.00 (commitment - called), by +USD 750,000.00." in text
+        "USD 750,000.00 (commitment - called), by USD +750,000.00." in text
     )
 
 
@@ -88,7 +88,7 @@ def test_document_page_compares_capital_activity_with_the_calls_in_one_query(
     assert flag_kinds(response) == ["activity_vs_calls"]
     assert (
         "DOC001: capital activity USD 500,000.00 differs from the sum of its positions' calls USD 800,000.00, "
-        "by +USD 300,000.00." in text
+        "by USD +300,000.00." in text
     )
 
 
