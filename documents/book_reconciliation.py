@@ -27,6 +27,7 @@ from fundportal.domain.reconciliation import (
     nav_roll_forward,
     register_currency_flags,
     unfunded_flags,
+    unnamed,
 )
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_models import DocumentSummary
@@ -91,9 +92,9 @@ def position_flags(register: PositionRegister, entries: list[PositionEntry], fig
     for own in figures:
         commitment = register.commitment_money if own.currency == register.currency else None
         flags += unfunded_flags(register.position_id, commitment, own)
-    if not entries:  # the entries' own mismatches are named below when they were read
-        flags += register_currency_flags(register.position_id, register.currency, figures)
-    flags += entry_flags(entries, register.fund_id, register.currency, holder="register")
+    held = entry_flags(entries, register.fund_id, register.currency, holder="register")
+    flags += unnamed(register_currency_flags(register.position_id, register.currency, figures), held)
+    flags += held
     flags += nav_roll_forward(register.position_id, entries)
     return flags
 

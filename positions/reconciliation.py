@@ -11,7 +11,7 @@ from typing import Protocol
 
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
-from fundportal.domain.reconciliation import Flag, entry_flags, nav_roll_forward
+from fundportal.domain.reconciliation import Flag, entry_flags, nav_roll_forward, unnamed
 from fundportal.web.flags import FlagList, flag_lines
 from funds.reconciliation import GroupReconciliation, Line, group_reconciliation
 
@@ -35,9 +35,9 @@ def position_reconciliation(
     """`headline`: the register's lines (`funds.selectors.position_lines`); `entries`: the
     entries the page shows (one page of the position index: a roll-forward needs both NAVs on it)."""
     unfunded = group_reconciliation(headline)
-    flags: list[Flag] = [line.flag for line in unfunded.flags]
-    if register is not None:
-        flags += entry_flags(entries, register.fund_id, register.currency, holder="register")
+    held = entry_flags(entries, register.fund_id, register.currency, holder="register") if register else []
+    flags: list[Flag] = unnamed((line.flag for line in unfunded.flags), held)
+    flags += held
     flags += nav_roll_forward(position_id, entries)
     return PositionReconciliation(unfunded=unfunded, flags=flag_lines(flags))
 

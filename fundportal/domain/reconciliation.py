@@ -187,6 +187,13 @@ def register_currency_flags(position_id: str, currency: str, figures: Sequence[F
     ]
 
 
+def unnamed(register_flags: Iterable[Flag], held: Iterable[Flag]) -> list[Flag]:
+    """`register_flags` less the currency flags an entry's flag in `held` already names (the
+    entry's says the same, with its document)."""
+    named = {f.actual for f in held if f.kind is FlagKind.CURRENCY_MISMATCH}
+    return [f for f in register_flags if not (f.kind is FlagKind.CURRENCY_MISMATCH and f.actual in named)]
+
+
 def entry_flags(entries: Iterable[HeldEntry], fund_id: str, currency: str, *, holder: str) -> list[Flag]:
     """Counted entries whose fund or currency disagrees with their holder's (`holder`: "register"
     or "document"); an empty `fund_id` is not compared."""

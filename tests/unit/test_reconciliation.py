@@ -23,6 +23,7 @@ from fundportal.domain.reconciliation import (
     register_currency_flags,
     total_unfunded,
     unfunded_flags,
+    unnamed,
 )
 from fundportal.messages import explain_flag
 
@@ -191,3 +192,11 @@ def test_a_register_holding_another_currency_is_flagged_from_its_figures():
     assert (flag.kind, flag.expected, flag.actual) == (FlagKind.CURRENCY_MISMATCH, "USD", "EUR")
     assert flag.holder == "register"
     assert register_currency_flags("POSITION_1", "USD", figures[1:]) == []
+
+
+def test_a_register_currency_flag_named_by_an_entry_is_not_repeated():
+    figures = figures_by_currency([*POSITION_1, entry(Distribution, "DOC002", Q4, 10, currency="EUR")])
+    register = register_currency_flags("POSITION_1", "USD", figures)
+    held = entry_flags([entry(Distribution, "DOC002", Q4, 10, currency="EUR")], "FUND_A", "USD", holder="register")
+    assert unnamed(register, held) == []
+    assert unnamed(register, []) == register
