@@ -17,6 +17,7 @@ from fundportal.domain.reconciliation import (
     computed_unfunded,
     register_currency_flags,
     total_unfunded,
+    unfunded_difference,
     unfunded_flags,
 )
 from fundportal.web.flags import FlagList, flag_lines
@@ -72,10 +73,6 @@ class GroupReconciliation:
         return self.flags.findings
 
 
-def _difference(reported: Money | None, computed: Money | None) -> Money | None:
-    return reported - computed if reported is not None and computed is not None else None
-
-
 def group_reconciliation(lines: Sequence[Line]) -> GroupReconciliation:
     """Per line computed vs reported unfunded and its flags; per currency the totals."""
     rows: list[UnfundedLine] = []
@@ -102,7 +99,7 @@ def group_reconciliation(lines: Sequence[Line]) -> GroupReconciliation:
                 computed=computed,
                 reported=figures.unfunded,
                 reported_as_of=figures.unfunded_as_of,
-                difference=_difference(figures.unfunded, computed),
+                difference=unfunded_difference(computed, figures.unfunded),
                 flagged=bool(own),
             )
         )
@@ -118,5 +115,5 @@ def unfunded_totals(rows: Iterable[UnfundedLine]) -> list[UnfundedTotal]:
         group = by_currency[code]
         computed = total_unfunded((r.computed for r in group), code)
         reported = total_unfunded((r.reported for r in group), code)
-        totals.append(UnfundedTotal(code, computed, reported, _difference(reported, computed)))
+        totals.append(UnfundedTotal(code, computed, reported, unfunded_difference(computed, reported)))
     return totals

@@ -143,6 +143,11 @@ def unfunded_differs(computed: Money | None, reported: Money | None) -> bool:
     return computed is not None and reported is not None and computed != reported
 
 
+def unfunded_difference(computed: Money | None, reported: Money | None) -> Money | None:
+    """reported - computed, when both are known."""
+    return _minus(reported, computed) if computed is not None and reported is not None else None
+
+
 def unfunded_flags(position_id: str, commitment: Money | None, figures: Figures) -> list[Flag]:
     """Reported vs computed unfunded, and contributions above commitment, for one currency."""
     computed = computed_unfunded(commitment, figures)
