@@ -125,8 +125,8 @@ def computed_unfunded(commitment: Money | None, figures: Figures) -> Money | Non
 
 
 def total_unfunded(values: Iterable[Money | None], currency: str) -> Money | None:
-    """The positions' (computed or reported) unfunded of `currency` summed (a fund's or an investor's total);
-    None when no position has one. Values of another currency are a TypeError, never added."""
+    """The positions' (computed or reported) unfunded of `currency` summed: a fund's or an
+    investor's total; None when no position has one. Another currency is a TypeError, never added."""
     total, seen = Decimal(0), False
     for value in values:
         if value is None:
