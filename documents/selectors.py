@@ -10,6 +10,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from documents.reconciliation import DocumentReconciliation, document_reconciliation
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
@@ -82,6 +83,12 @@ class DocumentPage:
     @property
     def currency(self) -> str:
         return self.document.currency
+
+    @property
+    def reconciliation(self) -> DocumentReconciliation:
+        """Capital activity vs the sum of calls and per-position flags, from the rows (no request)."""
+        entries = [cell.entry for row in self.rows for cell in row.cells if cell is not None]
+        return document_reconciliation(self.document, self.activity, entries)
 
 
 def document_overview(

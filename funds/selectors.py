@@ -24,9 +24,11 @@ from fundportal.domain.figures import Figures, percent_called, sum_figures
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
+from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
 from fundportal.domain.returns import as_percent, irr
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.links import PositionLinks
+from funds.reconciliation import GroupReconciliation, group_reconciliation
 
 
 class LineText(NamedTuple):
@@ -38,6 +40,8 @@ class LineText(NamedTuple):
     called_pending: str  # "" when nothing is pending
     percent_called: str
     unfunded: str
+    unfunded_computed: str  # commitment - called (fundportal.domain.reconciliation)
+    unfunded_flag: str  # "flagged" when the reported unfunded differs from the computed one
     distributed: str
     distributed_pending: str
     nav: str
@@ -52,12 +56,15 @@ def line_text(
     commitment: Money | None, figures: Figures, called: Decimal | None, irr_value: Decimal | None
 ) -> LineText:
     pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
+    computed = computed_unfunded(commitment, figures)
     return LineText(
         commitment=format_money(commitment),
         called=format_money(figures.called),
         called_pending=format_money(pending_called) if pending_called.amount else "",
         percent_called=format_percent(called),
         unfunded=format_money(figures.unfunded),
+        unfunded_computed=format_money(computed),
+        unfunded_flag="flagged" if unfunded_differs(computed, figures.unfunded) else "",
         distributed=format_money(figures.distributed),
         distributed_pending=format_money(pending_distributed) if pending_distributed.amount else "",
         nav=format_money(figures.nav),
@@ -84,6 +91,7 @@ class PositionLine(PositionLinks):
     percent_called: Decimal | None
     irr_percent: Decimal | None
     shown: LineText
+    register_currency: str = ""  # the position register's currency (reconciliation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +104,7 @@ class TotalLine:
     figures: Figures
     percent_called: Decimal | None
     irr_percent: Decimal | None
+    unfunded_computed: Money | None = None  # the positions' commitment - called, summed
 
 
 def position_lines(register: PositionRegister) -> list[PositionLine]:
@@ -116,6 +125,7 @@ def position_lines(register: PositionRegister) -> list[PositionLine]:
                 percent_called=called,
                 irr_percent=irr_value,
                 shown=line_text(commitment, figures, called, irr_value),
+                register_currency=register.currency,
             )
         )
     return lines
@@ -136,6 +146,9 @@ def totals(registers: Iterable[PositionRegister]) -> list[TotalLine]:
         group = held[code]
         commitments = [r.commitment_money for r, _ in group if r.currency == code and r.commitment is not None]
         commitment = sum(commitments, zero(code)) if commitments else None
+        computed = total_unfunded(
+            (computed_unfunded(r.commitment_money if r.currency == code else None, own) for r, own in group), code
+        )
         flows: list[tuple[date, Decimal]] = []
         navs: list[tuple[date, Decimal]] = []
         for register, own in group:
@@ -154,6 +167,7 @@ def totals(registers: Iterable[PositionRegister]) -> list[TotalLine]:
                 figures=figures,
                 percent_called=percent_called(figures.called, commitment),
                 irr_percent=as_percent(pooled),
+                unfunded_computed=computed,
             )
         )
     return lines
@@ -170,6 +184,11 @@ class GroupPage:
     group_id: str
     lines: list[PositionLine]
     totals: list[TotalLine]
+
+    @property
+    def reconciliation(self) -> GroupReconciliation:
+        """Computed vs reported unfunded and the flags, from the lines (no request)."""
+        return group_reconciliation(self.lines)
 
 
 def fund_detail(

@@ -22,6 +22,7 @@ from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells
 from funds.selectors import PositionLine, position_lines
+from positions.reconciliation import PositionReconciliation, position_reconciliation, row_entries
 
 
 @dataclass(slots=True)  # not frozen: see fundportal.web.cells.EntryCell
@@ -108,6 +109,11 @@ class PositionHistory:
     @property
     def is_paged(self) -> bool:
         return bool(self.next_cursor or self.newer_cursor or self.page_number > 1)
+
+    @property
+    def reconciliation(self) -> PositionReconciliation:
+        """Computed vs reported unfunded and the flags, from this page's register and rows."""
+        return position_reconciliation(self.position_id, self.register, self.headline, row_entries(self.rows))
 
 
 def position_history(

@@ -9,6 +9,8 @@
   ROUND_HALF_EVEN (195,000 / 1,250,000 = 0.156 -> 0.16x).
 - Unfunded is the amount of the latest non-cancelled unfunded-commitment entry of the
   currency, not a sum; None when there is none, shown with that entry's as-of date.
+  This is the GP-reported figure; the computed one (commitment - called) and the flags that
+  compare them are in `fundportal.domain.reconciliation`.
 - NAV is the amount of the latest non-cancelled NAV entry of the currency, by the
   same "latest" rule as unfunded. RVPI = NAV / called; TVPI = (distributed + NAV) / called
   (pending included, like DPI); both None without a NAV or with nothing called.

@@ -220,6 +220,8 @@ def test_the_lp_user_sees_position_1_and_only_its_rows_on_doc001(users):
     assert 'data-position="POSITION_1"' in text
     assert 'data-position="POSITION_2"' not in text
     assert 'data-testid="document-totals"' not in text
+    # the capital activity and its reconciliation against every position's calls are the fund's
+    assert 'data-testid="activity-amount"' not in text and 'data-testid="reconciliation"' not in text
     assert 'data-testid="record-entry"' not in text and 'class="edit-link"' not in text
     assert client.get("/positions/POSITION_1/").status_code == 200
     assert client.get("/positions/POSITION_2/").status_code == 404

@@ -30,12 +30,18 @@ def test_fund_page_is_one_query_with_the_seed_figures(sample, analyst_client, dj
         response = analyst_client.get("/funds/FUND_A/")
     assert response.status_code == 200
     first, second = row(response, "POSITION_1"), row(response, "POSITION_2")
-    # commitment, called, % called, unfunded, distributed, NAV, DPI, RVPI, TVPI, IRR
-    assert "USD 2,000,000.00 USD 1,250,000.00 pending USD 500,000.00 62.5 % USD 1,500,000.00" in first
+    # commitment, called, % called, unfunded (reported, computed), distributed, NAV, DPI, RVPI, TVPI, IRR
+    assert "USD 2,000,000.00 USD 1,250,000.00 pending USD 500,000.00 62.5 % USD 1,500,000.00 USD 750,000.00" in first
     assert "USD 195,000.00 pending USD 120,000.00 — 0.16x — — —" in first
-    assert "USD 1,150,000.00 USD 700,000.00 pending USD 700,000.00 60.9 % USD 850,000.00 USD 45,000.00" in second
+    assert (
+        "USD 1,150,000.00 USD 700,000.00 pending USD 700,000.00 60.9 % USD 850,000.00 USD 450,000.00 USD 45,000.00"
+        in second
+    )
     page = text(response)
-    assert "Total USD (2 positions) USD 3,150,000.00 USD 1,950,000.00 61.9 % USD 2,350,000.00 USD 240,000.00" in page
+    assert (
+        "Total USD (2 positions) USD 3,150,000.00 USD 1,950,000.00 61.9 % USD 2,350,000.00 USD 1,200,000.00 "
+        "USD 240,000.00" in page
+    )
     assertContains(response, 'href="/positions/POSITION_1/"')
     assertContains(response, 'href="/investors/INVESTOR_1/"')
     assertContains(response, 'href="/investors/INVESTOR_2/"')

@@ -1,0 +1,119 @@
+"""Computed vs reported unfunded and the reconciliation flags of a fund's or an investor's
+positions, from the position lines the page already built (no request of its own). The rules
+are `fundportal.domain.reconciliation`'s."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Protocol
+
+from moneyed import Money
+
+from fundportal.domain.figures import Figures
+from fundportal.domain.reconciliation import (
+    Flag,
+    computed_unfunded,
+    register_currency_flags,
+    total_unfunded,
+    unfunded_difference,
+    unfunded_flags,
+)
+from fundportal.web.flags import FlagList, flag_lines
+
+
+class Line(Protocol):
+    """What is read from a `funds.selectors.PositionLine`."""
+
+    position_id: str
+    fund_id: str
+    investor_id: str
+    currency: str
+    commitment: Money | None
+    figures: Figures
+    register_currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnfundedLine:
+    """One position in one currency: commitment, called, computed and reported unfunded."""
+
+    position_id: str
+    fund_id: str
+    investor_id: str
+    currency: str
+    commitment: Money | None
+    called: Money
+    computed: Money | None
+    reported: Money | None
+    reported_as_of: date | None
+    difference: Money | None  # reported - computed, when both are known
+    flagged: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UnfundedTotal:
+    """A currency's totals: the positions' computed and reported unfunded, each summed."""
+
+    currency: str
+    computed: Money | None
+    reported: Money | None
+    difference: Money | None
+
+
+@dataclass(frozen=True, slots=True)
+class GroupReconciliation:
+    lines: list[UnfundedLine]
+    totals: list[UnfundedTotal]
+    flags: FlagList
+
+    @property
+    def findings(self) -> int:
+        return self.flags.findings
+
+
+def group_reconciliation(lines: Sequence[Line]) -> GroupReconciliation:
+    """Per line computed vs reported unfunded and its flags; per currency the totals."""
+    rows: list[UnfundedLine] = []
+    flags: list[Flag] = []
+    by_position: dict[str, list[Line]] = {}
+    for line in lines:
+        by_position.setdefault(line.position_id, []).append(line)
+    for line in lines:
+        figures = line.figures
+        own = unfunded_flags(line.position_id, line.commitment, figures)
+        flags += own
+        held = by_position.pop(line.position_id, None)  # once per position, at its first line
+        if held and line.register_currency:
+            flags += register_currency_flags(line.position_id, line.register_currency, [h.figures for h in held])
+        computed = computed_unfunded(line.commitment, figures)
+        rows.append(
+            UnfundedLine(
+                position_id=line.position_id,
+                fund_id=line.fund_id,
+                investor_id=line.investor_id,
+                currency=line.currency,
+                commitment=line.commitment,
+                called=figures.called,
+                computed=computed,
+                reported=figures.unfunded,
+                reported_as_of=figures.unfunded_as_of,
+                difference=unfunded_difference(computed, figures.unfunded),
+                flagged=bool(own),
+            )
+        )
+    return GroupReconciliation(lines=rows, totals=unfunded_totals(rows), flags=flag_lines(flags))
+
+
+def unfunded_totals(rows: Iterable[UnfundedLine]) -> list[UnfundedTotal]:
+    by_currency: dict[str, list[UnfundedLine]] = {}
+    for row in rows:
+        by_currency.setdefault(row.currency, []).append(row)
+    totals = []
+    for code in sorted(by_currency):
+        group = by_currency[code]
+        computed = total_unfunded((r.computed for r in group), code)
+        reported = total_unfunded((r.reported for r in group), code)
+        totals.append(UnfundedTotal(code, computed, reported, unfunded_difference(computed, reported)))
+    return totals
