@@ -18,6 +18,7 @@ row's result and, when no row is bad, what to write. Rules:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from typing import Any
 
 from documents.forms import RESERVED_DOCUMENT_IDS
 from fundportal.domain import dates
-from fundportal.domain.amounts import AmountError, currency_decimals, parse_amount, quantized
+from fundportal.domain.amounts import AmountError, number_cell_amount, parse_amount
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import DOCUMENT_TYPES, ENTRY_STATUSES, POSITION_KINDS, Kind, validate_id
 from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
@@ -39,6 +40,7 @@ from .reader import RawRow
 KINDS = {kind.slug: kind for kind in POSITION_KINDS}
 MAX_DOCUMENTS = 25  # one publishing transaction holds every document of the file
 HEADER_COLUMNS = ("title", "fund_id", "as_of_date", "currency")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +201,11 @@ def _date(text: str, column: str, required: bool, bad: Callable[[str, str], None
             bad(column, "The date is missing.")
         return None
     try:
+        if not _ISO_DATE.fullmatch(text):  # fromisoformat also takes 2026-W01-1 and 20260430
+            raise ValueError(text)
         value = date.fromisoformat(text)
     except ValueError:
-        bad(column, f"'{text[:40]}' is not a date; write it as YYYY-MM-DD.")
+        bad(column, f"'{text[:40]}' is not a date; write it as YYYY-MM-DD with digits 0-9, like 2026-03-31.")
         return None
     if not dates.in_range(value):
         bad(column, dates.range_message("date"))
@@ -212,16 +216,8 @@ def _date(text: str, column: str, required: bool, bad: Callable[[str, str], None
 def _amount(text: str, currency: str, numeric: bool) -> Decimal:
     if not text.strip():
         raise AmountError("The amount is missing.")
-    if numeric:  # an XLSX number cell: its value, padded to the currency's decimals
-        amount = Decimal(text)
-        if amount < 0:
-            raise AmountError("Enter an amount of zero or more.")
-        try:
-            return quantized(amount, currency)
-        except ValueError:
-            raise AmountError(
-                f"{currency} amounts have {currency_decimals(currency)} decimals; the cell holds {text}."
-            ) from None
+    if numeric:  # an XLSX number cell: exact within 18 digits, padded to the currency's decimals
+        return number_cell_amount(text, currency)
     return parse_amount(text, currency, exact=True)
 
 
