@@ -11,6 +11,7 @@ from functools import singledispatch
 
 from fundportal.domain.errors import (
     AlreadyExists,
+    AlreadyImported,
     BadCursor,
     Conflict,
     CursorExpired,
@@ -98,6 +99,14 @@ def _(error: ItemTooLarge) -> str:
 @describe.register
 def _(error: IdempotencyMismatch) -> str:
     return "This form was already submitted with other values; reload and try again."
+
+
+@describe.register
+def _(error: AlreadyImported) -> str:
+    return (
+        f"{error.filename} was already imported by {error.by} at {error.at} into "
+        f"{', '.join(error.documents)}; this run wrote nothing of its own."
+    )
 
 
 @describe.register

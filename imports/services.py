@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from fundportal.domain.errors import AlreadyExists, ImportConflict, InvalidId, NotFound
+from fundportal.domain.errors import AlreadyExists, AlreadyImported, ImportConflict, InvalidId, NotFound
 from fundportal.domain.kinds import import_marker, validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
 from fundportal.store.errors import TransactionCancelled
@@ -53,7 +53,15 @@ from .writing import (
     request_token,
 )
 
-__all__ = ["ImportConflict", "ImportResult", "Prepared", "checksum_of", "import_apply", "import_prepare"]
+__all__ = [
+    "AlreadyImported",
+    "ImportConflict",
+    "ImportResult",
+    "Prepared",
+    "checksum_of",
+    "import_apply",
+    "import_prepare",
+]
 
 READ_WORKERS = 4  # parallel BatchGetItem of the registers while validating
 
@@ -139,7 +147,8 @@ def import_apply(
     repository: ImportRepository | None = None,
 ) -> ImportResult:
     """Write a prepared (valid) file. Raises ValueError when it is not valid, ImportConflict when
-    someone else's write stands in its way."""
+    someone else's write stands in its way, AlreadyImported when another run of the same file
+    (another user's confirm) published it first: the loser is never told it wrote the rows."""
     if not prepared.ok:
         raise ValueError("only a valid file that was not imported before can be applied")
     repository = repository or ImportRepository()
@@ -267,5 +276,7 @@ def _publish(
                 )
             uow.commit()
     except (NotFound, AlreadyExists, TransactionCancelled) as error:
-        if repository.record(prepared.checksum) is None:  # not a concurrent run of the same file
+        done = repository.record(prepared.checksum)
+        if done is None:  # not a concurrent run of the same file
             raise ImportConflict(ImportConflict.NOT_PUBLISHED) from error
+        raise AlreadyImported(prepared.filename, done["by"], str(done["at"]), tuple(done["documents"])) from error

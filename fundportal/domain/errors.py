@@ -91,6 +91,18 @@ class PositionMismatch(InvalidId):
         self.args = (f"{holder} {key!r} has {field} {expected!r}, not {given!r}",)
 
 
+class AlreadyImported(DomainError):
+    """Another run of the same file (another user's confirm, another `import_notice`) published
+    it first: this run wrote nothing of its own. `by` and `at` are the published import's."""
+
+    def __init__(self, filename: str, by: str, at: str, documents: tuple[str, ...]) -> None:
+        self.filename = filename
+        self.by = by
+        self.at = at
+        self.documents = documents
+        super().__init__(f"{filename} already imported by {by} at {at}")
+
+
 class ImportConflict(DomainError):
     """Someone else's write stood in a notice import's way. `step` says where: `ENTRY_TAKEN`
     (someone else wrote the entry `document_id`/`kind`/`position_id` first), `DOCUMENTS_CHANGED`

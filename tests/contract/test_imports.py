@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from documents import selectors
 from documents.services import document_create, entry_record
-from fundportal.domain.errors import NotFound
+from fundportal.domain.errors import AlreadyImported, NotFound
 from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.messages import describe
@@ -303,8 +303,10 @@ def test_a_run_that_finds_its_import_published_by_another_run_counts_nothing_twi
         real(uow, run, writes)  # the slow run's registers are refused: the run is published
 
     monkeypatch.setattr(writing, "put_registers", another_run_first)
-    result = import_apply(prepared=slow, user="importer", workers=1)
-    assert result.documents == ["NOTICE_1"] and raced == [1]
+    with pytest.raises(AlreadyImported) as lost:  # told who published it, not that it wrote the rows
+        import_apply(prepared=slow, user="importer", workers=1)
+    assert (lost.value.by, lost.value.documents) == ("other", ("NOTICE_1",)) and raced == [1]
+    assert "already imported by other" in describe(lost.value)
     assert len(backend.repository.audit_trail("NOTICE_1")) == 1
     assert verify_positions().differences == []  # every register counts each entry once
     (figures,) = RegisterRepository().get("NP_000").figures()
