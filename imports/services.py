@@ -41,10 +41,11 @@ from fundportal.store.repositories.imports import (
     ImportRun,
     import_token,
 )
+from fundportal.store.repositories.spellings import SpellingRepository
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 
 from .reader import FileError, RawRow, read_rows
-from .validation import Existing, Known, Registered, Validation, validate
+from .validation import ID_COLUMNS, Existing, Known, Registered, Validation, validate
 from .writing import (
     ExistingWriter,
     PublishedElsewhere,
@@ -135,7 +136,9 @@ def _known(rows: list[RawRow], registers: dict[str, PositionRegister], repositor
         d: {(e.kind, e.position_id): Existing(e, token) for e, token in repository.entries(d)} for d in document_ids
     }
     registered = {p: Registered(r.fund_id, r.investor_id) for p, r in registers.items()}
-    return Known(repository.documents(document_ids), entries, registered)
+    named = [(kind, found) for column, kind, what in ID_COLUMNS for found in _ids(rows, column, what)]
+    spellings = SpellingRepository(repository.gateway).existing(named)
+    return Known(repository.documents(document_ids), entries, registered, spellings)
 
 
 def import_apply(

@@ -30,7 +30,15 @@ from documents.forms import RESERVED_DOCUMENT_IDS
 from fundportal.domain import dates
 from fundportal.domain.amounts import AmountError, number_cell_amount, parse_amount
 from fundportal.domain.errors import InvalidId
-from fundportal.domain.kinds import DOCUMENT_TYPES, ENTRY_STATUSES, POSITION_KINDS, Kind, validate_id
+from fundportal.domain.kinds import (
+    DOCUMENT_TYPES,
+    ENTRY_STATUSES,
+    POSITION_KINDS,
+    Kind,
+    SearchKind,
+    normalise_search,
+    validate_id,
+)
 from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
 from fundportal.domain.money import CURRENCIES, Money, money
 from fundportal.messages import describe
@@ -40,6 +48,14 @@ from .reader import RawRow
 KINDS = {kind.slug: kind for kind in POSITION_KINDS}
 MAX_DOCUMENTS = 25  # one publishing transaction holds every document of the file
 HEADER_COLUMNS = ("title", "fund_id", "as_of_date", "currency")
+# The id columns and what the table's search items call them (an id differing only by case
+# from one already spelled otherwise is refused: "did you mean ...?").
+ID_COLUMNS = (
+    ("document_id", SearchKind.DOCUMENT, "document id"),
+    ("position_id", SearchKind.POSITION, "position id"),
+    ("fund_id", SearchKind.FUND, "fund id"),
+    ("investor_id", SearchKind.INVESTOR, "investor id"),
+)
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -73,6 +89,8 @@ class Known:
     documents: dict[str, Document] = field(default_factory=dict)
     entries: dict[str, dict[tuple[Kind, str], Existing]] = field(default_factory=dict)
     registers: dict[str, Registered] = field(default_factory=dict)
+    # (kind, lower-cased id) -> the ids of that kind in the table spelled that way in any case
+    spellings: dict[tuple[SearchKind, str], set[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,11 +251,14 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
     headers: dict[str, tuple[int, Parsed]] = {}
     positions: dict[str, tuple[int, Parsed]] = {}
     seen: dict[tuple[str, Kind, str], int] = {}
+    spelled: dict[tuple[SearchKind, str], tuple[int, str]] = {}
     for result, p in parsed:
         n = result.row.number
 
         def bad(column: str, reason: str, result: RowResult = result) -> None:
             result.errors.append(RowError(result.row.number, column, reason))
+
+        _check_spelling(p, n, known, spelled, bad)
 
         first = headers.setdefault(p.document_id, (n, p))
         for column in HEADER_COLUMNS:
@@ -279,6 +300,31 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
         validation.plans = _plans(parsed, headers, known)
         validation.totals = control_totals(parsed)
     return validation
+
+
+def _check_spelling(
+    p: Parsed,
+    n: int,
+    known: Known,
+    spelled: dict[tuple[SearchKind, str], tuple[int, str]],
+    bad: Callable[[str, str], None],
+) -> None:
+    """An id that differs only by case from one in the table, or from an earlier row's, would be
+    a second document, position, fund or investor: refused, naming the spelling meant."""
+    for column, kind, what in ID_COLUMNS:
+        given = getattr(p, column)
+        key = (kind, normalise_search(given))
+        existing = known.spellings.get(key, set())
+        others = sorted(existing - {given})
+        if others and given not in existing:  # an id the table holds as spelled is always fine
+            bad(
+                column,
+                f"The {what} '{given}' differs only by case from the existing {others[0]}; did you mean {others[0]}?",
+            )
+            continue
+        row, first = spelled.setdefault(key, (n, given))
+        if first != given:
+            bad(column, f"The {what} '{given}' differs only by case from {first} on row {row}; did you mean {first}?")
 
 
 def _plans(

@@ -32,3 +32,35 @@ def test_one_new_investor_with_many_new_positions_imports(backend):
     assert len(page.rows) == 40
     assert RegisterRepository().get("NP_039").investor_id == "NI_SHARED"
     assert verify_positions().differences == []
+
+
+@pytest.mark.parametrize(
+    ("change", "column", "meant"),
+    [
+        ({"position_id": "np_000"}, "position_id", "NP_000"),
+        ({"investor_id": "ni_000"}, "investor_id", "NI_000"),
+        ({"fund_id": "Fund_N"}, "fund_id", "FUND_N"),
+        ({"document_id": "notice_1"}, "document_id", "NOTICE_1"),
+    ],
+)
+def test_an_id_differing_only_by_case_from_the_table_is_refused_with_did_you_mean(backend, change, column, meant):
+    import_apply(prepared=import_prepare(data=csv_bytes([row()]), filename="first.csv"), user="importer")
+    others = {"document_id": "NOTICE_2", "position_id": "NP_001", "investor_id": "NI_001"}
+    others = {k: v for k, v in others.items() if k not in change}
+    prepared = import_prepare(data=csv_bytes([row(**others, **change)]), filename="second.csv")
+    assert not prepared.ok
+    reasons = [e.reason for e in prepared.validation.errors if e.column == column]
+    assert reasons and f"did you mean {meant}?" in reasons[0]
+
+
+def test_two_spellings_of_one_new_id_in_a_file_are_refused(backend):
+    rows = [row(position_id="NP_000"), row(position_id="np_000", kind="distribution")]
+    prepared = import_prepare(data=csv_bytes(rows), filename="both.csv")
+    (error,) = prepared.validation.errors
+    assert (error.row, error.column) == (3, "position_id") and "did you mean NP_000?" in error.reason
+
+
+def test_an_id_spelled_as_the_table_holds_it_is_taken(backend):
+    import_apply(prepared=import_prepare(data=csv_bytes([row()]), filename="first.csv"), user="importer")
+    again = [row(document_id="NOTICE_2", kind="distribution")]  # NP_000, NI_000, FUND_N as stored
+    assert import_prepare(data=csv_bytes(again), filename="second.csv").ok
