@@ -18,7 +18,14 @@ from django.views.generic import FormView, TemplateView
 
 from documents import selectors, services
 from documents.forms import CreateDocumentForm, EntryDeleteForm, EntryForm, RestateForm
-from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, PositionMismatch
+from fundportal.domain.errors import (
+    AlreadyExists,
+    Conflict,
+    InvalidId,
+    LeftoverEntries,
+    PositionMismatch,
+    SpelledOtherwise,
+)
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document, PositionEntry
 from fundportal.domain.money import format_money
@@ -58,6 +65,12 @@ class DocumentCreateView(EditorRequiredMixin, FormView):
             )
         except AlreadyExists:
             form.add_error("document_id", f"A document with id '{form.cleaned_data['document_id']}' already exists.")
+            return self.form_invalid(form)
+        except LeftoverEntries as error:
+            form.add_error("document_id", describe_error(error))
+            return self.form_invalid(form)
+        except SpelledOtherwise as error:
+            form.add_error("fund_id" if error.what == "fund id" else "document_id", describe_error(error))
             return self.form_invalid(form)
         messages.success(self.request, f"Document {document.document_id} created.")
         return self.to_document(document.document_id)
@@ -134,6 +147,9 @@ class EntryEditView(EditorRequiredMixin, FormView):
                 None,
                 f"{describe(entry)} already exists in {self.document_id}; change it instead.",
             )
+            return self.form_invalid(form)
+        except SpelledOtherwise as error:
+            form.add_error("investor_id" if error.what == "investor id" else "position_id", describe_error(error))
             return self.form_invalid(form)
         except PositionMismatch as error:  # fund or investor not the position's: 400
             form.add_error(error.field if error.field in form.fields else None, describe_error(error))

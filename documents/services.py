@@ -22,8 +22,8 @@ from datetime import date
 from typing import Any
 
 from fundportal.domain import dates
-from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
-from fundportal.domain.kinds import Kind
+from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
+from fundportal.domain.kinds import Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork, of_fund, unchanged
 from positions import services as position_services
@@ -51,6 +51,13 @@ def document_create(
 
 
 def _create(uow: UnitOfWork, document: Document, activity: CapitalActivity | None, user: str) -> Document:
+    leftover = uow.documents.leftover_entries(document.document_id)
+    if leftover:  # an unfinished import's entries (or ones left behind): never adopted
+        raise LeftoverEntries(document.document_id, leftover)
+    refuse_other_spellings(
+        uow,
+        [(SearchKind.DOCUMENT, document.document_id, "document id"), (SearchKind.FUND, document.fund_id, "fund id")],
+    )
     now = utcnow()
     document = replace(document, revision=1, latest=True, updated_at=now, updated_by=user)
     audit = AuditEntry(document.document_id, now, user, "create", "Document", diff(None, document, DOCUMENT_FIELDS))
@@ -62,6 +69,19 @@ def _create(uow: UnitOfWork, document: Document, activity: CapitalActivity | Non
         uow.put(audit, expect=NEW, name="audit")
         uow.commit()
     return document
+
+
+def refuse_other_spellings(uow: UnitOfWork, ids: list[tuple[SearchKind, str, str]]) -> None:
+    """SpelledOtherwise when an id (kind, id, what) is not in the table as spelled but another
+    spelling of it is: `position_1` beside `POSITION_1` would be a second position."""
+    named = [(kind, value) for kind, value, _ in ids if value]
+    if not named:
+        return
+    spellings = uow.spellings.existing(named)
+    for kind, value, what in ids:
+        existing = spellings.get((kind, normalise_search(value)), set()) if value else set()
+        if existing and value not in existing:
+            raise SpelledOtherwise(what, value, sorted(existing)[0])
 
 
 def _first_activity(activity: CapitalActivity, document: Document) -> CapitalActivity:
@@ -222,6 +242,14 @@ def _write_entry(
         revision=revision,
     )
     position_services.check_entry(entry, document, register)  # fund and investor are the position's
+    if register is None and before is None:  # a new position: not another spelling of one
+        refuse_other_spellings(
+            uow,
+            [
+                (SearchKind.POSITION, entry.position_id, "position id"),
+                (SearchKind.INVESTOR, entry.investor_id, "investor id"),
+            ],
+        )
     others = _recount_reads(uow, register, before)
     changes = diff(before, entry, ENTRY_FIELDS)
     audit = AuditEntry(entry.document_id, now, user, "update" if before else "create", _target(entry), changes)

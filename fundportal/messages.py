@@ -19,8 +19,10 @@ from fundportal.domain.errors import (
     ImportConflict,
     InvalidId,
     ItemTooLarge,
+    LeftoverEntries,
     NotFound,
     PositionMismatch,
+    SpelledOtherwise,
 )
 from fundportal.store.errors import (
     ConditionFailed,
@@ -39,6 +41,23 @@ ID_RULE = "use 1-64 letters, digits, '_', '-' or '.' (not only dots)"
 def describe(error: Exception) -> str:
     """The sentence a user is shown for `error` (an error of no known kind: its own text)."""
     return str(error)
+
+
+@describe.register
+def _(error: SpelledOtherwise) -> str:
+    return (
+        f"The {error.what} '{str(error.value)[:80]}' differs only by case from the existing "
+        f"{error.existing}; did you mean {error.existing}?"
+    )
+
+
+@describe.register
+def _(error: LeftoverEntries) -> str:
+    return (
+        f"{error.document_id} already holds {error.count} position entries of an import that never finished "
+        "(or left without a document); creating it would adopt them. Choose another id, or have an operator "
+        "finish that import or clear it with `manage.py verify_positions --repair --abandon <import>`."
+    )
 
 
 @describe.register
@@ -119,7 +138,9 @@ def _(error: ImportConflict) -> str:
     if error.step == ImportConflict.DOCUMENTS_CHANGED:
         return (
             "A document of this file was created or removed by someone else since this import "
-            "started; nothing more was written. `manage.py verify_positions` checks the registers."
+            "started, so it cannot finish; nothing more was written. The entries it wrote there count "
+            "nowhere: `manage.py verify_positions --repair` clears them (audited). Import the file again "
+            "under another document id."
         )
     return (
         "The import could not be published (a document changed meanwhile); nothing was published. Run the import again."

@@ -292,7 +292,8 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
                 result.already = True
             else:
                 bad("position_id", f"{p.document_id} already has a {p.kind.slug} for {p.position_id}.")
-    file_errors = []
+    file_errors = [_leftover(d, known, token) for d in headers if d not in known.documents]
+    file_errors = [error for error in file_errors if error is not None]
     if len(headers) > MAX_DOCUMENTS:
         file_errors.append(RowError(0, "document_id", f"A file may hold at most {MAX_DOCUMENTS} documents."))
     validation = Validation(results, file_errors, [], [])
@@ -300,6 +301,21 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
         validation.plans = _plans(parsed, headers, known)
         validation.totals = control_totals(parsed)
     return validation
+
+
+def _leftover(document_id: str, known: Known, token: str) -> RowError | None:
+    """A new document whose partition holds entries another write left there (an import that
+    never finished, or entries without a document): publishing it would adopt them."""
+    foreign = sum(1 for e in known.entries.get(document_id, {}).values() if e.token != token)
+    if not foreign:
+        return None
+    return RowError(
+        0,
+        "document_id",
+        f"{document_id} already holds {foreign} position entries of an import that never finished (or left "
+        "without a document); choose another document id, or have an operator clear them "
+        "(manage.py verify_positions --repair).",
+    )
 
 
 def _check_spelling(

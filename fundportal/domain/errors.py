@@ -20,6 +20,26 @@ class InvalidId(DomainError, ValueError):
         super().__init__(f"invalid {what}: {value!r:.100}")
 
 
+class SpelledOtherwise(InvalidId):
+    """An id that differs only by case from one of its kind in the table (`existing`): taken, it
+    would start a second document, position, fund or investor."""
+
+    def __init__(self, what: str, value: str, existing: str) -> None:
+        super().__init__(what, value)
+        self.existing = existing
+
+
+class LeftoverEntries(DomainError):
+    """A new document's id whose partition already holds position entries (`count`) with no
+    document: an import that never finished, or entries left behind. Creating the document
+    would adopt them (another fund's, currency's and date's rows) as its own."""
+
+    def __init__(self, document_id: str, count: int) -> None:
+        self.document_id = document_id
+        self.count = count
+        super().__init__(f"{document_id} holds {count} entries without a document")
+
+
 class NotFound(DomainError, LookupError):
     def __init__(self, what: str, key: str) -> None:
         self.what = what

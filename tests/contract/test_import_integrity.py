@@ -4,11 +4,19 @@ differ only by case from what the table holds."""
 
 from __future__ import annotations
 
+import io
+from datetime import date
+
 import pytest
+from django.core.management import CommandError, call_command
 
 from documents import selectors
+from documents.services import document_create
+from fundportal.domain.model import Document
 from fundportal.ops.register_repair import verify_positions
+from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.register import RegisterRepository
+from imports import writing
 from imports.services import import_apply, import_prepare
 from tests.notices import csv_bytes, row
 
@@ -64,3 +72,49 @@ def test_an_id_spelled_as_the_table_holds_it_is_taken(backend):
     import_apply(prepared=import_prepare(data=csv_bytes([row()]), filename="first.csv"), user="importer")
     again = [row(document_id="NOTICE_2", kind="distribution")]  # NP_000, NI_000, FUND_N as stored
     assert import_prepare(data=csv_bytes(again), filename="second.csv").ok
+
+
+def _stuck_import(monkeypatch, rows: list[dict[str, str]]) -> str:
+    """An import whose process died after its entries, before its registers: its marker."""
+
+    def crash(*args):
+        raise ConnectionError("the import's process died before its registers")
+
+    prepared = import_prepare(data=csv_bytes(rows), filename="stuck.csv")
+    monkeypatch.setattr(writing, "put_registers", crash)
+    with pytest.raises(ConnectionError):
+        import_apply(prepared=prepared, user="importer", workers=1)
+    monkeypatch.undo()
+    return prepared.checksum[:16]
+
+
+def test_another_file_naming_an_unfinished_imports_new_document_is_refused(backend, monkeypatch):
+    _stuck_import(monkeypatch, [row(fund_id="FUND_O")])
+    other = import_prepare(data=csv_bytes([row(position_id="NP_100", investor_id="NI_100")]), filename="o.csv")
+    (error,) = other.validation.errors
+    assert error.column == "document_id" and "NOTICE_1 already holds 1 position entries" in error.reason
+
+
+def test_an_abandoned_import_is_cleared_by_the_repair_audited_and_its_id_freed(backend, monkeypatch):
+    marker = _stuck_import(monkeypatch, _one_investor_rows(3))
+    waiting = verify_positions()
+    assert {d.problem for d in waiting.differences} == {
+        f"import {marker} is unfinished: run the same file again, or clear it with "
+        f"verify_positions --repair --abandon {marker}"
+    }
+    assert verify_positions(repair=True).cleared == 0  # never cleared unless named: it may still run
+    report = verify_positions(repair=True, abandon=[marker])
+    assert report.cleared == 3 and report.stranded[0].reason == f"import {marker} was abandoned"
+    assert verify_positions().differences == []
+    assert PositionRepository().page("NP_000").entries == []  # no entry left for a page to count
+    (audit,) = backend.repository.audit_trail("NOTICE_1")
+    assert (audit.action, audit.target, audit.changes["entries"]) == ("clear", f"Import {marker}", [3, 0])
+    created = document_create(document=Document("NOTICE_1", fund_id="FUND_Q", as_of_date=date(2026, 3, 31)), user="u")
+    assert created.revision == 1 and selectors.document_overview(document_id="NOTICE_1").rows == []
+
+
+def test_verify_positions_abandon_takes_a_marker_and_needs_repair(backend):
+    with pytest.raises(CommandError, match="16-hex-digit marker"):
+        call_command("verify_positions", "--repair", "--abandon", "NOTICE_1", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="use it with --repair"):
+        call_command("verify_positions", "--abandon", "0123456789abcdef", stdout=io.StringIO())

@@ -189,6 +189,19 @@ class DocumentRepository:
                 found[document.document_id] = document
         return found
 
+    def leftover_entries(self, document_id: str) -> int:
+        """How many position entries a document's partition holds while the document itself does
+        not exist (an unfinished import's, or left behind); 0 when the document exists. One
+        consistent Query of one item for a free id, the partition's keys otherwise."""
+        latest = keys.latest_sk(Kind.DOCUMENT)
+        count = 0
+        for item in self._partition(document_id, consistent=True, projection="SK, EntityType"):
+            if item["SK"] == latest:
+                return 0  # the document exists: creating it again is AlreadyExists
+            if _is_position_entry(item):
+                count += 1
+        return count
+
     def count_partition(self, document_id: str) -> int:
         return sum(1 for _ in self._partition(document_id))
 
@@ -260,3 +273,10 @@ def document_items(
     if document.latest and document.as_of_date:
         items.append(to_item(MonthCatalogEntry(document.as_of_date)))
     return items
+
+
+def _is_position_entry(item: dict[str, Any]) -> bool:
+    try:
+        return Kind.from_entity_type(item.get("EntityType", "")).is_position_entry
+    except KeyError:
+        return False
