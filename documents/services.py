@@ -51,13 +51,6 @@ def document_create(
 
 
 def _create(uow: UnitOfWork, document: Document, activity: CapitalActivity | None, user: str) -> Document:
-    leftover = uow.documents.leftover_entries(document.document_id)
-    if leftover:  # an unfinished import's entries (or ones left behind): never adopted
-        raise LeftoverEntries(document.document_id, leftover)
-    refuse_other_spellings(
-        uow,
-        [(SearchKind.DOCUMENT, document.document_id, "document id"), (SearchKind.FUND, document.fund_id, "fund id")],
-    )
     now = utcnow()
     document = replace(document, revision=1, latest=True, updated_at=now, updated_by=user)
     audit = AuditEntry(document.document_id, now, user, "create", "Document", diff(None, document, DOCUMENT_FIELDS))
@@ -67,8 +60,19 @@ def _create(uow: UnitOfWork, document: Document, activity: CapitalActivity | Non
         if activity is not None:
             uow.put(_first_activity(activity, document), name="capital activity")
         uow.put(audit, expect=NEW, name="audit")
+        _refuse_adopting(uow, document)  # after the puts: an item too large is refused before any request
         uow.commit()
     return document
+
+
+def _refuse_adopting(uow: UnitOfWork, document: Document) -> None:
+    """A new document never adopts entries already in its partition (an import that never
+    finished, or left behind), nor becomes another spelling of an existing document or fund."""
+    leftover = uow.documents.leftover_entries(document.document_id)
+    if leftover:
+        raise LeftoverEntries(document.document_id, leftover)
+    ids = [(SearchKind.DOCUMENT, document.document_id, "document id")]
+    refuse_other_spellings(uow, [*ids, (SearchKind.FUND, document.fund_id, "fund id")])
 
 
 def refuse_other_spellings(uow: UnitOfWork, ids: list[tuple[SearchKind, str, str]]) -> None:
@@ -242,14 +246,6 @@ def _write_entry(
         revision=revision,
     )
     position_services.check_entry(entry, document, register)  # fund and investor are the position's
-    if register is None and before is None:  # a new position: not another spelling of one
-        refuse_other_spellings(
-            uow,
-            [
-                (SearchKind.POSITION, entry.position_id, "position id"),
-                (SearchKind.INVESTOR, entry.investor_id, "investor id"),
-            ],
-        )
     others = _recount_reads(uow, register, before)
     changes = diff(before, entry, ENTRY_FIELDS)
     audit = AuditEntry(entry.document_id, now, user, "update" if before else "create", _target(entry), changes)
@@ -258,6 +254,9 @@ def _write_entry(
         uow.put(entry, expect=unchanged(before), name="entry", stamped=True)
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, before, entry, others)
+        if register is None and before is None:  # a new position: not another spelling of one
+            ids = [(SearchKind.POSITION, entry.position_id, "position id")]
+            refuse_other_spellings(uow, [*ids, (SearchKind.INVESTOR, entry.investor_id, "investor id")])
         uow.commit()
     return entry
 

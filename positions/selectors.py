@@ -138,11 +138,9 @@ def position_history(
     rows = document_rows(page.entries, builder, with_edit_urls=with_edit_urls)
     figures = builder.by_currency()
     page_number = _page_number(page.carried)
-    here = {"k": page.start_reference, "figures": page.carried.get("figures") or [], "n": page.carried.get("n")}
+    here = {"k": page.start_reference, "figures": page.carried.get("figures") or [], "n": page.before}
     next_cursor = (
-        page.next_cursor(
-            {"figures": [to_carry(f) for f in figures], "page": page_number + 1, "back": here, "n": page.read}
-        )
+        page.next_cursor({"figures": [to_carry(f) for f in figures], "page": page_number + 1, "back": here})
         if page.has_next
         else None
     )

@@ -31,8 +31,9 @@ class PositionPage:
     register: PositionRegister | None = None
     # Where this page started (None on page 1): the short back-reference of the next cursor.
     start_key: dict[str, Any] | None = None
-    # Items of the position read through this page's end (the register included): the next
-    # page's one Query reads this many plus its own.
+    # Items of the position before this page and through its end (the register included): the
+    # next page's one Query reads `read` plus its own.
+    before: int = 0
     read: int = 0
     # A later page's entries before it, as they are now (None on the first page).
     earlier: list[PositionEntry] | None = None
@@ -45,7 +46,8 @@ class PositionPage:
         return {name: value["S"] for name, value in self.start_key.items()}
 
     def cursor_at(self, reference: Any, carry: dict[str, Any] | None = None) -> str | None:
-        """A signed cursor of the page that starts at `reference` (a `start_reference`)."""
+        """A signed cursor of the page that starts at `reference` (a `start_reference`); `carry`
+        may say how many items came before it ("n": that page's `before`)."""
         if not isinstance(reference, dict) or not reference or not all(isinstance(v, str) for v in reference.values()):
             return None
         last_key = {name: {"S": value} for name, value in reference.items()}
@@ -56,9 +58,11 @@ class PositionPage:
         return self._last_key is not None
 
     def next_cursor(self, carry: dict[str, Any] | None = None) -> str | None:
-        """The signed cursor of the next page (None on the last), carrying `carry` along."""
+        """The signed cursor of the next page (None on the last), carrying `carry` along (and
+        how many items came before it, for its one Query)."""
         if self._last_key is None:
             return None
+        carry = {**(carry or {}), "n": self.read}
         return cursors.encode(self._last_key, _binding(self.position_id, self.kind), carry)
 
 
@@ -78,8 +82,10 @@ class PositionRepository:
         figures as they are now, so a kept link never shows totals an edit made untrue."""
         condition, values = _key_condition(position_id, kind)
         start_key, carried = cursors.decode(cursor, _binding(position_id, kind)) if cursor else (None, {})
+        before = _count(carried)
+        carried = {name: value for name, value in carried.items() if name != "n"}
         if start_key is not None and limit:
-            return self._later_page(position_id, kind, carried, start_key, limit)
+            return self._later_page(position_id, kind, carried, before, start_key, limit)
         page = self.gateway.query_page(condition, values, index=POSITION_INDEX, limit=limit, start_key=start_key)
         register = None
         entries = []
@@ -88,11 +94,19 @@ class PositionRepository:
                 register = from_item(PositionRegister, item)
             else:
                 entries.append(from_item(PositionEntry, item))
-        read = len(page.items) + _count(carried)
-        return PositionPage(position_id, kind, entries, carried, page.last_key, register, start_key, read=read)
+        read = before + len(page.items)
+        return PositionPage(
+            position_id, kind, entries, carried, page.last_key, register, start_key, before=before, read=read
+        )
 
     def _later_page(
-        self, position_id: str, kind: Kind | None, carried: dict[str, Any], start_key: dict[str, Any], limit: int
+        self,
+        position_id: str,
+        kind: Kind | None,
+        carried: dict[str, Any],
+        before: int,
+        start_key: dict[str, Any],
+        limit: int,
     ) -> PositionPage:
         """`limit` entries after `start_key`, and every entry before it, reading from the start.
         The cursor carries how many items came before (`n`): when nothing moved, one Query of
@@ -105,9 +119,7 @@ class PositionRepository:
         key: dict[str, Any] | None = None
         more = False
         while True:
-            page = self.gateway.query_page(
-                condition, values, index=POSITION_INDEX, limit=_count(carried) + limit, start_key=key
-            )
+            page = self.gateway.query_page(condition, values, index=POSITION_INDEX, limit=before + limit, start_key=key)
             for position, item in enumerate(page.items):
                 if len(entries) == limit:  # the page is full; an item follows it
                     more = True
@@ -126,7 +138,9 @@ class PositionRepository:
             if more or key is None or len(entries) == limit:
                 break
         last_key = _index_key(last_item) if more and last_item is not None else None
-        return PositionPage(position_id, kind, entries, carried, last_key, None, start_key, read=read, earlier=earlier)
+        return PositionPage(
+            position_id, kind, entries, carried, last_key, None, start_key, before=before, read=read, earlier=earlier
+        )
 
     def entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
         """Every entry of a position, all pages (exports and reports; the register left out)."""
