@@ -17,6 +17,7 @@ from fundportal.domain.errors import (
     CursorExpired,
     IdempotencyMismatch,
     ImportConflict,
+    ImportUnfinished,
     InvalidId,
     ItemTooLarge,
     LeftoverEntries,
@@ -125,6 +126,15 @@ def _(error: AlreadyImported) -> str:
     return (
         f"{error.filename} was already imported by {error.by} at {error.at} into "
         f"{', '.join(error.documents)}; this run wrote nothing of its own."
+    )
+
+
+@describe.register
+def _(error: ImportUnfinished) -> str:
+    return (
+        f"The import {error.marker} stopped before it finished: the table refused or did not answer a request. "
+        "Nothing of it is published. Confirm the same file again to finish it; if it keeps stopping, an operator "
+        f"clears what it wrote with `manage.py verify_positions --repair --abandon {error.marker}`."
     )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -30,10 +31,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from fundportal.domain.errors import AlreadyExists, AlreadyImported, ImportConflict, InvalidId, NotFound
+from fundportal.domain.errors import (
+    AlreadyExists,
+    AlreadyImported,
+    ImportConflict,
+    ImportUnfinished,
+    InvalidId,
+    NotFound,
+)
 from fundportal.domain.kinds import import_marker, validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
-from fundportal.store.errors import TransactionCancelled
+from fundportal.store.errors import DataLayerError, TransactionCancelled
 from fundportal.store.repositories.imports import (
     MAX_TRANSACTION_ITEMS,
     ImportRecord,
@@ -58,12 +66,14 @@ __all__ = [
     "AlreadyImported",
     "ImportConflict",
     "ImportResult",
+    "ImportUnfinished",
     "Prepared",
     "checksum_of",
     "import_apply",
     "import_prepare",
 ]
 
+log = logging.getLogger(__name__)
 READ_WORKERS = 4  # parallel BatchGetItem of the registers while validating
 
 
@@ -150,7 +160,8 @@ def import_apply(
     repository: ImportRepository | None = None,
 ) -> ImportResult:
     """Write a prepared (valid) file. Raises ValueError when it is not valid, ImportConflict when
-    someone else's write stands in its way, AlreadyImported when another run of the same file
+    someone else's write stands in its way, ImportUnfinished when the table stops it half-way,
+    AlreadyImported when another run of the same file
     (another user's confirm) published it first: the loser is never told it wrote the rows."""
     if not prepared.ok:
         raise ValueError("only a valid file that was not imported before can be applied")
@@ -167,8 +178,12 @@ def import_apply(
     stamp = Stamp(token, marker, run.at, run.by)
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.
-        with contextlib.suppress(PublishedElsewhere):
-            _write(validation, prepared.registers, run, stamp, repository, workers, progress)
+        try:
+            with contextlib.suppress(PublishedElsewhere):
+                _write(validation, prepared.registers, run, stamp, repository, workers, progress)
+        except DataLayerError as error:  # part of the file is in, nothing published: say how to go on
+            log.error("import %s stopped: %r", marker, error)
+            raise ImportUnfinished(marker, written=True) from error
     written = validation.to_write
     _publish(prepared, validation, stamp, run, user, repository)
     return ImportResult(

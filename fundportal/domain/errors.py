@@ -123,6 +123,17 @@ class AlreadyImported(DomainError):
         super().__init__(f"{filename} already imported by {by} at {at}")
 
 
+class ImportUnfinished(DomainError):
+    """An import stopped after writing part of its file (the table refused or did not answer a
+    request): nothing of it is published. Its re-run finishes it; `marker` names it for the
+    operator who would rather clear it (`verify_positions --repair --abandon <marker>`)."""
+
+    def __init__(self, marker: str, written: bool) -> None:
+        self.marker = marker
+        self.written = written
+        super().__init__(f"import {marker} unfinished")
+
+
 class ImportConflict(DomainError):
     """Someone else's write stood in a notice import's way. `step` says where: `ENTRY_TAKEN`
     (someone else wrote the entry `document_id`/`kind`/`position_id` first), `DOCUMENTS_CHANGED`

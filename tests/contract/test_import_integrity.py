@@ -12,9 +12,13 @@ from django.core.management import CommandError, call_command
 
 from documents import selectors
 from documents.services import document_create
+from fundportal.domain.errors import ImportUnfinished
 from fundportal.domain.model import Document
+from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
+from fundportal.store.errors import RequestRejected
 from fundportal.store.repositories import PositionRepository
+from fundportal.store.repositories.imports import ImportRepository
 from fundportal.store.repositories.register import RegisterRepository
 from imports import writing
 from imports.services import import_apply, import_prepare
@@ -118,3 +122,24 @@ def test_verify_positions_abandon_takes_a_marker_and_needs_repair(backend):
         call_command("verify_positions", "--repair", "--abandon", "NOTICE_1", stdout=io.StringIO())
     with pytest.raises(CommandError, match="use it with --repair"):
         call_command("verify_positions", "--abandon", "0123456789abcdef", stdout=io.StringIO())
+
+
+def test_an_import_the_table_stops_half_way_says_how_to_finish_or_clear_it(backend, monkeypatch):
+    data = csv_bytes(_one_investor_rows(3))
+    prepared = import_prepare(data=data, filename="half.csv")
+    real = ImportRepository.put_entries
+
+    def refused_after_the_first(self, entries, token, extra=(), workers=1, progress=None):
+        real(self, list(entries)[:1], token)
+        raise RequestRejected("ValidationException", "Provided list of item keys contains duplicates")
+
+    monkeypatch.setattr(ImportRepository, "put_entries", refused_after_the_first)
+    with pytest.raises(ImportUnfinished) as stopped:
+        import_apply(prepared=prepared, user="importer", workers=1)
+    marker = prepared.checksum[:16]
+    message = describe(stopped.value)
+    assert stopped.value.marker == marker and "Confirm the same file again to finish it" in message
+    assert f"verify_positions --repair --abandon {marker}" in message
+    monkeypatch.undo()
+    result = import_apply(prepared=import_prepare(data=data, filename="half.csv"), user="importer", workers=1)
+    assert (result.written, result.already) == (2, 1) and verify_positions().differences == []
