@@ -292,8 +292,7 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
                 result.already = True
             else:
                 bad("position_id", f"{p.document_id} already has a {p.kind.slug} for {p.position_id}.")
-    file_errors = [_leftover(d, known, token) for d in headers if d not in known.documents]
-    file_errors = [error for error in file_errors if error is not None]
+    file_errors = [e for d in headers if d not in known.documents and (e := _leftover(d, known, token)) is not None]
     if len(headers) > MAX_DOCUMENTS:
         file_errors.append(RowError(0, "document_id", f"A file may hold at most {MAX_DOCUMENTS} documents."))
     validation = Validation(results, file_errors, [], [])
