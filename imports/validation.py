@@ -4,9 +4,12 @@ Pure: it reads nothing. `validate(rows, known, token)` gets the file's rows and 
 holds (`Known`: the documents named, their entries, the position register) and returns every
 row's result and, when no row is bad, what to write. Rules:
 
-- each cell: ids (keys.validate_id), dates (ISO, 1900-2100), currency, kind (`capital_call`,
-  `distribution`, `unfunded_commitment`, `nav`), status, amount (thousands separators allowed,
-  exactly the currency's decimals; a number cell of an XLSX may have fewer and is padded);
+- each cell: ids (keys.validate_id), dates (YYYY-MM-DD only, 1900-2100), currency, kind
+  (`capital_call`, `distribution`, `unfunded_commitment`, `nav`), status, amount (digits 0-9,
+  thousands separators allowed, exactly the currency's decimals; an XLSX number cell is taken
+  only when exact within 18 digits, padded: `amounts.number_cell_amount`);
+- an id that differs only by case from one in the table or an earlier row: "did you mean";
+- a new document whose partition holds another write's entries (never adopted);
 - a document's header columns (title, fund, as-of date, currency) are the same on all its rows
   and agree with the document when it exists;
 - a position's fund and investor are the same on all its rows and agree with the position
