@@ -191,16 +191,16 @@ class DocumentRepository:
 
     def leftover_entries(self, document_id: str) -> int:
         """How many position entries a document's partition holds while the document itself does
-        not exist (an unfinished import's, or left behind); 0 when the document exists. One
-        consistent Query of one item for a free id, the partition's keys otherwise."""
-        latest = keys.latest_sk(Kind.DOCUMENT)
-        count = 0
-        for item in self._partition(document_id, consistent=True, projection="SK, EntityType"):
-            if item["SK"] == latest:
-                return 0  # the document exists: creating it again is AlreadyExists
-            if _is_position_entry(item):
-                count += 1
-        return count
+        not exist (an unfinished import's, or left behind); 0 when the document exists. A free id
+        costs one consistent Query of one item; a taken one a GetItem more; only leftovers are
+        counted through (keys only)."""
+        pk = keys.document_pk(document_id)
+        if not self.gateway.query_page("PK = :pk", {":pk": pk}, limit=1, projection="SK", consistent=True).items:
+            return 0
+        if self.gateway.get((pk, keys.latest_sk(Kind.DOCUMENT)), consistent=True) is not None:
+            return 0  # the document exists: creating it again is AlreadyExists
+        items = self._partition(document_id, consistent=True, projection="SK, EntityType")
+        return sum(1 for item in items if _is_position_entry(item))
 
     def count_partition(self, document_id: str) -> int:
         return sum(1 for _ in self._partition(document_id))
