@@ -17,7 +17,16 @@ from django.views.generic import FormView, TemplateView
 
 from documents import selectors, services
 from documents.forms import CreateDocumentForm, EntryDeleteForm, EntryForm, RestateForm
-from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound, NotPermitted, PositionMismatch
+from fundportal.domain.errors import (
+    AlreadyExists,
+    Conflict,
+    InvalidId,
+    LeftoverEntries,
+    NotFound,
+    NotPermitted,
+    PositionMismatch,
+    SpelledOtherwise,
+)
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document, PositionEntry
 from fundportal.domain.money import format_money
@@ -64,6 +73,12 @@ class DocumentCreateView(EditorRequiredMixin, FormView):
             return self.form_invalid(form)
         except (NotFound, NotPermitted):  # a fund the user does not cover (or may only read)
             form.add_error("fund_id", f"You may not create documents in fund '{form.cleaned_data['fund_id']}'.")
+            return self.form_invalid(form)
+        except LeftoverEntries as error:
+            form.add_error("document_id", describe_error(error))
+            return self.form_invalid(form)
+        except SpelledOtherwise as error:
+            form.add_error("fund_id" if error.what == "fund id" else "document_id", describe_error(error))
             return self.form_invalid(form)
         messages.success(self.request, f"Document {document.document_id} created.")
         return self.to_document(document.document_id)
@@ -145,6 +160,9 @@ class EntryEditView(EditorRequiredMixin, FormView):
                 None,
                 f"{describe(entry)} already exists in {self.document_id}; change it instead.",
             )
+            return self.form_invalid(form)
+        except SpelledOtherwise as error:
+            form.add_error("investor_id" if error.what == "investor id" else "position_id", describe_error(error))
             return self.form_invalid(form)
         except PositionMismatch as error:  # fund or investor not the position's: 400
             form.add_error(error.field if error.field in form.fields else None, describe_error(error))

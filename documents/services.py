@@ -26,8 +26,8 @@ from typing import Any
 
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
-from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, NotFound
-from fundportal.domain.kinds import Kind
+from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
+from fundportal.domain.kinds import Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork, of_fund, unchanged
 from positions import services as position_services
@@ -66,8 +66,32 @@ def _create(uow: UnitOfWork, document: Document, activity: CapitalActivity | Non
         if activity is not None:
             uow.put(_first_activity(activity, document), name="capital activity")
         uow.put(audit, expect=NEW, name="audit")
+        _refuse_adopting(uow, document)  # after the puts: an item too large is refused before any request
         uow.commit()
     return document
+
+
+def _refuse_adopting(uow: UnitOfWork, document: Document) -> None:
+    """A new document never adopts entries already in its partition (an import that never
+    finished, or left behind), nor becomes another spelling of an existing document or fund."""
+    leftover = uow.documents.leftover_entries(document.document_id)
+    if leftover:
+        raise LeftoverEntries(document.document_id, leftover)
+    ids = [(SearchKind.DOCUMENT, document.document_id, "document id")]
+    refuse_other_spellings(uow, [*ids, (SearchKind.FUND, document.fund_id, "fund id")])
+
+
+def refuse_other_spellings(uow: UnitOfWork, ids: list[tuple[SearchKind, str, str]]) -> None:
+    """SpelledOtherwise when an id (kind, id, what) is not in the table as spelled but another
+    spelling of it is: `position_1` beside `POSITION_1` would be a second position."""
+    named = [(kind, value) for kind, value, _ in ids if value]
+    if not named:
+        return
+    spellings = uow.spellings.existing(named)
+    for kind, value, what in ids:
+        existing = spellings.get((kind, normalise_search(value)), set()) if value else set()
+        if existing and value not in existing:
+            raise SpelledOtherwise(what, value, sorted(existing)[0])
 
 
 def _first_activity(activity: CapitalActivity, document: Document) -> CapitalActivity:
@@ -257,6 +281,9 @@ def _write_entry(
         uow.put(entry, expect=unchanged(before), name="entry", stamped=True)
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, before, entry, others)
+        if register is None and before is None:  # a new position: not another spelling of one
+            ids = [(SearchKind.POSITION, entry.position_id, "position id")]
+            refuse_other_spellings(uow, [*ids, (SearchKind.INVESTOR, entry.investor_id, "investor id")])
         uow.commit()
     return entry
 

@@ -13,16 +13,20 @@ from moneyed import Money
 
 from fundportal.domain.errors import (
     AlreadyExists,
+    AlreadyImported,
     BadCursor,
     Conflict,
     CursorExpired,
     IdempotencyMismatch,
     ImportConflict,
+    ImportUnfinished,
     InvalidId,
     ItemTooLarge,
+    LeftoverEntries,
     NotFound,
     NotPermitted,
     PositionMismatch,
+    SpelledOtherwise,
 )
 from fundportal.domain.money import format_money
 from fundportal.domain.reconciliation import Flag, FlagKind
@@ -43,6 +47,23 @@ ID_RULE = "use 1-64 letters, digits, '_', '-' or '.' (not only dots)"
 def describe(error: Exception) -> str:
     """The sentence a user is shown for `error` (an error of no known kind: its own text)."""
     return str(error)
+
+
+@describe.register
+def _(error: SpelledOtherwise) -> str:
+    return (
+        f"The {error.what} '{str(error.value)[:80]}' differs only by case from the existing "
+        f"{error.existing}; did you mean {error.existing}?"
+    )
+
+
+@describe.register
+def _(error: LeftoverEntries) -> str:
+    return (
+        f"{error.document_id} already holds {error.count} position entries of an import that never finished "
+        "(or left without a document); creating it would adopt them. Choose another id, or have an operator "
+        "finish that import or clear it with `manage.py verify_positions --repair --abandon <import>`."
+    )
 
 
 @describe.register
@@ -111,6 +132,23 @@ def _(error: IdempotencyMismatch) -> str:
 
 
 @describe.register
+def _(error: AlreadyImported) -> str:
+    return (
+        f"{error.filename} was already imported by {error.by} at {error.at} into "
+        f"{', '.join(error.documents)}; this run wrote nothing of its own."
+    )
+
+
+@describe.register
+def _(error: ImportUnfinished) -> str:
+    return (
+        f"The import {error.marker} stopped before it finished: the table refused or did not answer a request. "
+        "Nothing of it is published. Confirm the same file again to finish it; if it keeps stopping, an operator "
+        f"clears what it wrote with `manage.py verify_positions --repair --abandon {error.marker}`."
+    )
+
+
+@describe.register
 def _(error: ImportConflict) -> str:
     if error.step == ImportConflict.ENTRY_TAKEN:
         return (
@@ -120,7 +158,9 @@ def _(error: ImportConflict) -> str:
     if error.step == ImportConflict.DOCUMENTS_CHANGED:
         return (
             "A document of this file was created or removed by someone else since this import "
-            "started; nothing more was written. `manage.py verify_positions` checks the registers."
+            "started, so it cannot finish; nothing more was written. The entries it wrote there count "
+            "nowhere: `manage.py verify_positions --repair` clears them (audited). Import the file again "
+            "under another document id."
         )
     return (
         "The import could not be published (a document changed meanwhile); nothing was published. Run the import again."

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -29,6 +30,12 @@ COLUMNS = (
 REQUIRED = tuple(c for c in COLUMNS if c != "due_date")
 MAX_ROWS = 100_000
 MAX_BYTES = 20 * 1024 * 1024
+# An XLSX is a zip: 20 MB of it may unzip to gigabytes (one 2 GB shared string in 1.95 MB).
+# The parts' declared sizes are checked before openpyxl opens it (zipfile never inflates a part
+# beyond its declared size); a 100,000-row notice unzips to well under these.
+MAX_UNZIPPED_BYTES = 256 * 1024 * 1024
+MAX_PART_BYTES = 128 * 1024 * 1024
+MAX_PARTS = 1000
 
 
 class FileError(ValueError):
@@ -92,9 +99,35 @@ def _csv(data: bytes) -> Iterator[Sequence[object]]:
     return iter(csv.reader(io.StringIO(text, newline="")))
 
 
+def _bounded_zip(data: bytes) -> None:
+    """Refuse an XLSX whose parts would unzip beyond the limits, from the zip's directory alone
+    (nothing is inflated): a decompression bomb costs a worker no time and no memory."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
+        raise FileError("The file is not a readable XLSX workbook (not a zip archive).") from None
+    mb = 1024 * 1024
+    if len(parts) > MAX_PARTS:
+        raise FileError(f"The workbook has more than {MAX_PARTS} parts; save it again as a plain XLSX.")
+    largest = max(parts, key=lambda part: part.file_size, default=None)
+    if largest is not None and largest.file_size > MAX_PART_BYTES:
+        raise FileError(
+            f"The workbook's part {largest.filename[:80]} is {largest.file_size // mb:,} MB unzipped; "
+            f"a part may be at most {MAX_PART_BYTES // mb} MB. Split the notice or save it as CSV."
+        )
+    total = sum(part.file_size for part in parts)
+    if total > MAX_UNZIPPED_BYTES:
+        raise FileError(
+            f"The workbook is {total // mb:,} MB unzipped; at most {MAX_UNZIPPED_BYTES // mb} MB is read. "
+            "Split the notice or save it as CSV."
+        )
+
+
 def _xlsx(data: bytes) -> Iterator[Sequence[object]]:
     from openpyxl import load_workbook
 
+    _bounded_zip(data)
     try:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many types for a file that is not a workbook

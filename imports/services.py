@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -31,10 +32,17 @@ from datetime import datetime
 from typing import Any
 
 from fundportal.domain.access import OPERATOR, AccessScope
-from fundportal.domain.errors import AlreadyExists, ImportConflict, InvalidId, NotFound
+from fundportal.domain.errors import (
+    AlreadyExists,
+    AlreadyImported,
+    ImportConflict,
+    ImportUnfinished,
+    InvalidId,
+    NotFound,
+)
 from fundportal.domain.kinds import import_marker, validate_id
 from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
-from fundportal.store.errors import TransactionCancelled
+from fundportal.store.errors import DataLayerError, TransactionCancelled
 from fundportal.store.repositories.imports import (
     MAX_TRANSACTION_ITEMS,
     ImportRecord,
@@ -42,10 +50,11 @@ from fundportal.store.repositories.imports import (
     ImportRun,
     import_token,
 )
+from fundportal.store.repositories.spellings import SpellingRepository
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 
 from .reader import FileError, RawRow, read_rows
-from .validation import Existing, Known, Registered, RowError, Validation, validate
+from .validation import ID_COLUMNS, Existing, Known, Registered, RowError, Validation, validate
 from .writing import (
     ExistingWriter,
     PublishedElsewhere,
@@ -54,8 +63,18 @@ from .writing import (
     request_token,
 )
 
-__all__ = ["ImportConflict", "ImportResult", "Prepared", "checksum_of", "import_apply", "import_prepare"]
+__all__ = [
+    "AlreadyImported",
+    "ImportConflict",
+    "ImportResult",
+    "ImportUnfinished",
+    "Prepared",
+    "checksum_of",
+    "import_apply",
+    "import_prepare",
+]
 
+log = logging.getLogger(__name__)
 READ_WORKERS = 4  # parallel BatchGetItem of the registers while validating
 
 
@@ -139,7 +158,9 @@ def _known(rows: list[RawRow], registers: dict[str, PositionRegister], repositor
         d: {(e.kind, e.position_id): Existing(e, token) for e, token in repository.entries(d)} for d in document_ids
     }
     registered = {p: Registered(r.fund_id, r.investor_id) for p, r in registers.items()}
-    return Known(repository.documents(document_ids), entries, registered)
+    named = [(kind, found) for column, kind, what in ID_COLUMNS for found in _ids(rows, column, what)]
+    spellings = SpellingRepository(repository.gateway).existing(named)
+    return Known(repository.documents(document_ids), entries, registered, spellings)
 
 
 def import_apply(
@@ -151,7 +172,9 @@ def import_apply(
     repository: ImportRepository | None = None,
 ) -> ImportResult:
     """Write a prepared (valid) file. Raises ValueError when it is not valid, ImportConflict when
-    someone else's write stands in its way."""
+    someone else's write stands in its way, ImportUnfinished when the table stops it half-way,
+    AlreadyImported when another run of the same file
+    (another user's confirm) published it first: the loser is never told it wrote the rows."""
     if not prepared.ok:
         raise ValueError("only a valid file that was not imported before can be applied")
     repository = repository or ImportRepository()
@@ -167,8 +190,12 @@ def import_apply(
     stamp = Stamp(token, marker, run.at, run.by)
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.
-        with contextlib.suppress(PublishedElsewhere):
-            _write(validation, prepared.registers, run, stamp, repository, workers, progress)
+        try:
+            with contextlib.suppress(PublishedElsewhere):
+                _write(validation, prepared.registers, run, stamp, repository, workers, progress)
+        except DataLayerError as error:  # part of the file is in, nothing published: say how to go on
+            log.error("import %s stopped: %r", marker, error)
+            raise ImportUnfinished(marker, written=True) from error
     written = validation.to_write
     _publish(prepared, validation, stamp, run, user, repository)
     return ImportResult(
@@ -279,5 +306,7 @@ def _publish(
                 )
             uow.commit()
     except (NotFound, AlreadyExists, TransactionCancelled) as error:
-        if repository.record(prepared.checksum) is None:  # not a concurrent run of the same file
+        done = repository.record(prepared.checksum)
+        if done is None:  # not a concurrent run of the same file
             raise ImportConflict(ImportConflict.NOT_PUBLISHED) from error
+        raise AlreadyImported(prepared.filename, done["by"], str(done["at"]), tuple(done["documents"])) from error

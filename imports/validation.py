@@ -4,9 +4,12 @@ Pure: it reads nothing. `validate(rows, known, token)` gets the file's rows and 
 holds (`Known`: the documents named, their entries, the position register) and returns every
 row's result and, when no row is bad, what to write. Rules:
 
-- each cell: ids (keys.validate_id), dates (ISO, 1900-2100), currency, kind (`capital_call`,
-  `distribution`, `unfunded_commitment`, `nav`), status, amount (thousands separators allowed,
-  exactly the currency's decimals; a number cell of an XLSX may have fewer and is padded);
+- each cell: ids (keys.validate_id), dates (YYYY-MM-DD only, 1900-2100), currency, kind
+  (`capital_call`, `distribution`, `unfunded_commitment`, `nav`), status, amount (digits 0-9,
+  thousands separators allowed, exactly the currency's decimals; an XLSX number cell is taken
+  only when exact within 18 digits, padded: `amounts.number_cell_amount`);
+- an id that differs only by case from one in the table or an earlier row: "did you mean";
+- a new document whose partition holds another write's entries (never adopted);
 - a document's header columns (title, fund, as-of date, currency) are the same on all its rows
   and agree with the document when it exists;
 - a position's fund and investor are the same on all its rows and agree with the position
@@ -18,6 +21,7 @@ row's result and, when no row is bad, what to write. Rules:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,9 +31,17 @@ from typing import Any
 
 from documents.forms import RESERVED_DOCUMENT_IDS
 from fundportal.domain import dates
-from fundportal.domain.amounts import AmountError, currency_decimals, parse_amount, quantized
+from fundportal.domain.amounts import AmountError, number_cell_amount, parse_amount
 from fundportal.domain.errors import InvalidId
-from fundportal.domain.kinds import DOCUMENT_TYPES, ENTRY_STATUSES, POSITION_KINDS, Kind, validate_id
+from fundportal.domain.kinds import (
+    DOCUMENT_TYPES,
+    ENTRY_STATUSES,
+    POSITION_KINDS,
+    Kind,
+    SearchKind,
+    normalise_search,
+    validate_id,
+)
 from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
 from fundportal.domain.money import CURRENCIES, Money, money
 from fundportal.messages import describe
@@ -39,6 +51,15 @@ from .reader import RawRow
 KINDS = {kind.slug: kind for kind in POSITION_KINDS}
 MAX_DOCUMENTS = 25  # one publishing transaction holds every document of the file
 HEADER_COLUMNS = ("title", "fund_id", "as_of_date", "currency")
+# The id columns and what the table's search items call them (an id differing only by case
+# from one already spelled otherwise is refused: "did you mean ...?").
+ID_COLUMNS = (
+    ("document_id", SearchKind.DOCUMENT, "document id"),
+    ("position_id", SearchKind.POSITION, "position id"),
+    ("fund_id", SearchKind.FUND, "fund id"),
+    ("investor_id", SearchKind.INVESTOR, "investor id"),
+)
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +92,8 @@ class Known:
     documents: dict[str, Document] = field(default_factory=dict)
     entries: dict[str, dict[tuple[Kind, str], Existing]] = field(default_factory=dict)
     registers: dict[str, Registered] = field(default_factory=dict)
+    # (kind, lower-cased id) -> the ids of that kind in the table spelled that way in any case
+    spellings: dict[tuple[SearchKind, str], set[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +222,11 @@ def _date(text: str, column: str, required: bool, bad: Callable[[str, str], None
             bad(column, "The date is missing.")
         return None
     try:
+        if not _ISO_DATE.fullmatch(text):  # fromisoformat also takes 2026-W01-1 and 20260430
+            raise ValueError(text)
         value = date.fromisoformat(text)
     except ValueError:
-        bad(column, f"'{text[:40]}' is not a date; write it as YYYY-MM-DD.")
+        bad(column, f"'{text[:40]}' is not a date; write it as YYYY-MM-DD with digits 0-9, like 2026-03-31.")
         return None
     if not dates.in_range(value):
         bad(column, dates.range_message("date"))
@@ -212,16 +237,8 @@ def _date(text: str, column: str, required: bool, bad: Callable[[str, str], None
 def _amount(text: str, currency: str, numeric: bool) -> Decimal:
     if not text.strip():
         raise AmountError("The amount is missing.")
-    if numeric:  # an XLSX number cell: its value, padded to the currency's decimals
-        amount = Decimal(text)
-        if amount < 0:
-            raise AmountError("Enter an amount of zero or more.")
-        try:
-            return quantized(amount, currency)
-        except ValueError:
-            raise AmountError(
-                f"{currency} amounts have {currency_decimals(currency)} decimals; the cell holds {text}."
-            ) from None
+    if numeric:  # an XLSX number cell: exact within 18 digits, padded to the currency's decimals
+        return number_cell_amount(text, currency)
     return parse_amount(text, currency, exact=True)
 
 
@@ -237,11 +254,14 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
     headers: dict[str, tuple[int, Parsed]] = {}
     positions: dict[str, tuple[int, Parsed]] = {}
     seen: dict[tuple[str, Kind, str], int] = {}
+    spelled: dict[tuple[SearchKind, str], tuple[int, str]] = {}
     for result, p in parsed:
         n = result.row.number
 
         def bad(column: str, reason: str, result: RowResult = result) -> None:
             result.errors.append(RowError(result.row.number, column, reason))
+
+        _check_spelling(p, n, known, spelled, bad)
 
         first = headers.setdefault(p.document_id, (n, p))
         for column in HEADER_COLUMNS:
@@ -275,7 +295,7 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
                 result.already = True
             else:
                 bad("position_id", f"{p.document_id} already has a {p.kind.slug} for {p.position_id}.")
-    file_errors = []
+    file_errors = [e for d in headers if d not in known.documents and (e := _leftover(d, known, token)) is not None]
     if len(headers) > MAX_DOCUMENTS:
         file_errors.append(RowError(0, "document_id", f"A file may hold at most {MAX_DOCUMENTS} documents."))
     validation = Validation(results, file_errors, [], [])
@@ -283,6 +303,46 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
         validation.plans = _plans(parsed, headers, known)
         validation.totals = control_totals(parsed)
     return validation
+
+
+def _leftover(document_id: str, known: Known, token: str) -> RowError | None:
+    """A new document whose partition holds entries another write left there (an import that
+    never finished, or entries without a document): publishing it would adopt them."""
+    foreign = sum(1 for e in known.entries.get(document_id, {}).values() if e.token != token)
+    if not foreign:
+        return None
+    return RowError(
+        0,
+        "document_id",
+        f"{document_id} already holds {foreign} position entries of an import that never finished (or left "
+        "without a document); choose another document id, or have an operator clear them "
+        "(manage.py verify_positions --repair).",
+    )
+
+
+def _check_spelling(
+    p: Parsed,
+    n: int,
+    known: Known,
+    spelled: dict[tuple[SearchKind, str], tuple[int, str]],
+    bad: Callable[[str, str], None],
+) -> None:
+    """An id that differs only by case from one in the table, or from an earlier row's, would be
+    a second document, position, fund or investor: refused, naming the spelling meant."""
+    for column, kind, what in ID_COLUMNS:
+        given = getattr(p, column)
+        key = (kind, normalise_search(given))
+        existing = known.spellings.get(key, set())
+        others = sorted(existing - {given})
+        if others and given not in existing:  # an id the table holds as spelled is always fine
+            bad(
+                column,
+                f"The {what} '{given}' differs only by case from the existing {others[0]}; did you mean {others[0]}?",
+            )
+            continue
+        row, first = spelled.setdefault(key, (n, given))
+        if first != given:
+            bad(column, f"The {what} '{given}' differs only by case from {first} on row {row}; did you mean {first}?")
 
 
 def _plans(

@@ -24,7 +24,15 @@ from fundportal.web.mixins import EditorRequiredMixin, ScopedMixin
 
 from . import samples
 from .reader import MAX_BYTES, FileError, kind_of
-from .services import ImportConflict, Prepared, checksum_of, import_apply, import_prepare
+from .services import (
+    AlreadyImported,
+    ImportConflict,
+    ImportUnfinished,
+    Prepared,
+    checksum_of,
+    import_apply,
+    import_prepare,
+)
 
 _CHECKSUM = re.compile(r"[0-9a-f]{64}")
 _NAME = re.compile(r"[^A-Za-z0-9_.\- ]")
@@ -143,6 +151,13 @@ class ConfirmView(EditorRequiredMixin, View):
         except ImportConflict as error:
             messages.error(request, describe(error))
             return preview(request, import_prepare(data=data, filename=filename, scope=self.scope))
+        except ImportUnfinished as error:  # the upload stays: confirming again finishes it
+            messages.error(request, describe(error))
+            return preview(request, prepared)
+        except AlreadyImported as error:  # another confirm of the same file published it first
+            upload_storage().delete(name)
+            messages.warning(request, describe(error))
+            return redirect("documents:detail", document_id=error.documents[0])
         upload_storage().delete(name)
         messages.success(
             request,

@@ -129,7 +129,9 @@ def position_history(
     The next page's cursor carries this page's figures, so totals stay exact across pages, plus
     a bounded back-reference (this page's start key and starting figures) for the "previous
     page" link, never the whole history: a cursor's size does not grow with the page number.
-    Cursors expire (`CURSOR_MAX_AGE`), so the totals an old link carries are never shown stale."""
+    A later page re-derives the figures before it from the entries as they are now (read in its
+    one Query), so a kept link never shows totals an edit since made untrue; cursors also
+    expire (`CURSOR_MAX_AGE`)."""
     page = (repository or PositionRepository()).page(position_id, cursor=cursor, limit=page_size)
     if not page.entries and page.register is None and cursor is None:
         raise NotFound("Position", position_id)
@@ -140,22 +142,30 @@ def position_history(
     else:
         scope.require_position(held_by.fund_id, held_by.investor_id, "Position", position_id)
     with_edit_urls = with_edit_urls and held_by is not None and scope.can_edit(held_by.fund_id)
-    start = _carried(page.carried)
+    if page.earlier is not None:  # the earlier pages' figures as the entries are now
+        earlier = FiguresBuilder()
+        for entry in page.earlier:
+            earlier.add(entry)
+        start = earlier.by_currency()
+    else:
+        start = _carried(page.carried)
     builder = FiguresBuilder(start)
     rows = document_rows(page.entries, builder, with_edit_urls=with_edit_urls)
     figures = builder.by_currency()
     page_number = _page_number(page.carried)
-    here = {"k": page.start_reference, "figures": page.carried.get("figures") or []}
+    here = {"k": page.start_reference, "figures": page.carried.get("figures") or [], "n": page.before}
     next_cursor = (
         page.next_cursor({"figures": [to_carry(f) for f in figures], "page": page_number + 1, "back": here})
         if page.has_next
         else None
     )
-    back = page.carried.get("back") if isinstance(page.carried.get("back"), dict) else {}
+    back: dict[str, Any] = page.carried["back"] if isinstance(page.carried.get("back"), dict) else {}
     # Page 2's previous page is page 1 (no cursor: the template links to it); further back, the
     # reference rebuilds the previous page's cursor (whose own "previous" is then the first page).
     newer_cursor = (
-        page.cursor_at(back.get("k"), {"figures": back.get("figures") or [], "page": page_number - 1})
+        page.cursor_at(
+            back.get("k"), {"figures": back.get("figures") or [], "page": page_number - 1, "n": back.get("n")}
+        )
         if page_number > 2
         else None
     )

@@ -21,7 +21,11 @@ from .money import currency_code
 
 MAX_DIGITS = 18  # up to 9,999,999,999,999,999.99, as the forms allow
 # Groups of three after the first 1-3 digits, or no separators at all; an optional fraction.
-_AMOUNT = re.compile(r"(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?")
+# ASCII digits only (`\d` would take any script's digits: Arabic-Indic 100 read as 100 but shown raw).
+_AMOUNT = re.compile(r"(?P<int>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.(?P<frac>[0-9]+))?")
+# A spreadsheet number cell is a binary float: a decimal of up to 15 significant digits reads
+# back as itself; beyond that the cell may not hold what was typed.
+NUMBER_CELL_DIGITS = 15
 
 
 class AmountError(ValueError):
@@ -41,7 +45,7 @@ def parse_amount(text: str, currency: str | None = None, *, exact: bool = False)
     if not match:
         if value.startswith("-"):
             raise AmountError("Enter an amount of zero or more.")
-        raise AmountError(f"'{value[:40]}' is not an amount; write it like 1,250,000.00.")
+        raise AmountError(f"'{value[:40]}' is not an amount; write it with digits 0-9, like 1,250,000.00.")
     fraction = match.group("frac") or ""
     if currency is not None:
         places = currency_decimals(currency)
@@ -58,6 +62,35 @@ def parse_amount(text: str, currency: str | None = None, *, exact: bool = False)
     if len(digits.lstrip("0")) + len(fraction) > MAX_DIGITS:
         raise AmountError(f"'{value[:40]}' has more than {MAX_DIGITS} digits.")
     return amount
+
+
+def number_cell_amount(text: str, currency: str) -> Decimal:
+    """The amount of a spreadsheet number cell (its shortest decimal text, as the reader writes
+    it), by the same rule as a typed one: taken only when the cell holds it exactly within
+    `MAX_DIGITS` digits (then padded to the currency's decimals), otherwise AmountError asking
+    for the amount typed as text. Never rounds, never raises anything else."""
+    as_text = "type the amount as text (a cell formatted as Text), like 1,250,000.00"
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        raise AmountError(f"The cell is not a number; {as_text}.") from None
+    if not value.is_finite():
+        raise AmountError(f"The cell is not a finite number; {as_text}.")
+    if value < 0:
+        raise AmountError("Enter an amount of zero or more.")
+    _sign, digits, exponent = value.normalize().as_tuple()
+    assert isinstance(exponent, int)  # finite
+    places = currency_decimals(currency)
+    if -exponent > places:
+        raise AmountError(
+            f"{currency_code(currency)} amounts have {places} decimals; the cell holds {text[:40]}; {as_text}."
+        )
+    whole = max(len(digits) + exponent, 0)
+    if whole + places > MAX_DIGITS:
+        raise AmountError(f"The cell's number has more than {MAX_DIGITS} digits; {as_text}.")
+    if len(digits) > NUMBER_CELL_DIGITS:
+        raise AmountError(f"A number cell does not hold {len(digits)} digits exactly; {as_text}.")
+    return parse_amount(plain_amount(value, currency), currency, exact=True)
 
 
 def quantized(amount: Decimal, currency: str) -> Decimal:

@@ -20,6 +20,26 @@ class InvalidId(DomainError, ValueError):
         super().__init__(f"invalid {what}: {value!r:.100}")
 
 
+class SpelledOtherwise(InvalidId):
+    """An id that differs only by case from one of its kind in the table (`existing`): taken, it
+    would start a second document, position, fund or investor."""
+
+    def __init__(self, what: str, value: str, existing: str) -> None:
+        super().__init__(what, value)
+        self.existing = existing
+
+
+class LeftoverEntries(DomainError):
+    """A new document's id whose partition already holds position entries (`count`) with no
+    document: an import that never finished, or entries left behind. Creating the document
+    would adopt them (another fund's, currency's and date's rows) as its own."""
+
+    def __init__(self, document_id: str, count: int) -> None:
+        self.document_id = document_id
+        self.count = count
+        super().__init__(f"{document_id} holds {count} entries without a document")
+
+
 class NotFound(DomainError, LookupError):
     def __init__(self, what: str, key: str) -> None:
         self.what = what
@@ -89,6 +109,29 @@ class PositionMismatch(InvalidId):
         self.expected = expected
         self.given = given
         self.args = (f"{holder} {key!r} has {field} {expected!r}, not {given!r}",)
+
+
+class AlreadyImported(DomainError):
+    """Another run of the same file (another user's confirm, another `import_notice`) published
+    it first: this run wrote nothing of its own. `by` and `at` are the published import's."""
+
+    def __init__(self, filename: str, by: str, at: str, documents: tuple[str, ...]) -> None:
+        self.filename = filename
+        self.by = by
+        self.at = at
+        self.documents = documents
+        super().__init__(f"{filename} already imported by {by} at {at}")
+
+
+class ImportUnfinished(DomainError):
+    """An import stopped after writing part of its file (the table refused or did not answer a
+    request): nothing of it is published. Its re-run finishes it; `marker` names it for the
+    operator who would rather clear it (`verify_positions --repair --abandon <marker>`)."""
+
+    def __init__(self, marker: str, written: bool) -> None:
+        self.marker = marker
+        self.written = written
+        super().__init__(f"import {marker} unfinished")
 
 
 class ImportConflict(DomainError):

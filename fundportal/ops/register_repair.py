@@ -6,12 +6,14 @@ missing: that is how a table written before the register existed gets one), cond
 revision it read, so a concurrent entry write always wins and a second run writes nothing.
 A position holding entries that an unfinished import put in its new documents and has not
 counted yet (its register lacks the import's marker) is reported and left alone: the import,
-or its re-run, counts them; a repair counting them too would count them twice.
+or its re-run, counts them; a repair counting them too would count them twice. Entries no page
+may count (an import that cannot finish, one the operator abandons, entries without a document:
+`abandoned_imports`) are cleared by the repair, audited, before the registers are recomputed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,6 +28,8 @@ from fundportal.store.repositories.imports import IMPORT_RUN_TYPE, ImportRun, ma
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.schema import INVESTOR_INDEX, TABLE
 from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
+
+from .abandoned_imports import Stranded, clear, stranded_entries, without
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
@@ -44,6 +48,8 @@ class VerifyReport:
     differences: list[Difference] = field(default_factory=list)
     repaired: int = 0
     skipped: int = 0  # changed by a concurrent write while we repaired: that write wins
+    stranded: list[Stranded] = field(default_factory=list)  # entries no page may count
+    cleared: int = 0  # of those, deleted by the repair
 
 
 def _scan(table: str | None, page_size: int, progress: Callable[[int], None] | None) -> list[dict[str, Any]]:
@@ -126,6 +132,9 @@ def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
     problems = []
     if register.rollup != want.rollup:
         problems.append("roll-up differs from the entries")
+    gone = sorted(set(register.imports) - set(want.imports))
+    if gone:
+        problems.append(f"counts import {', '.join(gone)}, whose entries are cleared")
     others = sorted({(e.fund_id, e.investor_id) for e in have.get("entries", [])} - {(want.fund_id, want.investor_id)})
     for fund_id, investor_id in others:
         problems.append(f"an entry names {fund_id}/{investor_id}, the register {want.fund_id}/{want.investor_id}")
@@ -139,14 +148,28 @@ def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
 def verify_positions(
     *,
     repair: bool = False,
+    abandon: Iterable[str] = (),
     table: str | None = None,
     page_size: int = 1000,
     progress: Callable[[int], None] | None = None,
 ) -> VerifyReport:
-    items = _scan(table, page_size, progress)
+    scanned = _scan(table, page_size, progress)
+    stranded = stranded_entries(scanned, abandon)
+    cleared = {group.marker for group in stranded if group.marker}
+    items = without(scanned, stranded)  # the registers are checked against what may count
     expected, stored = expected_registers(items)
     importing = uncounted_imports(items)
-    report = VerifyReport(scanned=len(items), positions=len(expected))
+    report = VerifyReport(scanned=len(scanned), positions=len(expected), stranded=stranded)
+    for group in stranded:
+        for position_id in group.positions:
+            report.differences.append(
+                Difference(
+                    position_id,
+                    f"{group.reason}: its entries in {group.document_id} count nowhere; --repair clears them",
+                )
+            )
+    if repair and stranded:
+        report.cleared = clear(stranded, table)
     repository = RegisterRepository(TableGateway(table))
     for position_id, want in expected.items():
         have = stored.get(position_id, {})
@@ -154,8 +177,15 @@ def verify_positions(
         waiting = sorted(importing.get(position_id, set()) - counted)
         if waiting:  # the import (or its re-run) counts these entries; leave the register to it
             for marker in waiting:
-                report.differences.append(Difference(position_id, f"import {marker} is unfinished: run it again"))
+                report.differences.append(
+                    Difference(
+                        position_id,
+                        f"import {marker} is unfinished: run the same file again, or clear it with "
+                        f"verify_positions --repair --abandon {marker}",
+                    )
+                )
             continue
+        want = replace(want, imports=tuple(m for m in want.imports if m not in cleared))
         problems = _problems(want, have)
         for problem in problems:
             report.differences.append(Difference(position_id, problem))

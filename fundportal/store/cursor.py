@@ -1,7 +1,8 @@
 """Opaque page cursors: DynamoDB's LastEvaluatedKey, signed and bound to the query it came
 from, so a tampered cursor or one taken from another query is refused. Cursors are signed with
-a timestamp and expire after `CURSOR_MAX_AGE` seconds (default 1 hour): an old link whose
-carried running totals may no longer be true is refused (CursorExpired) rather than shown."""
+a timestamp and expire after `CURSOR_MAX_AGE` seconds (default 1 hour): an old link is refused
+(CursorExpired). A position page does not trust the running totals a cursor carries: it
+re-derives them from the entries before it (`PositionRepository.page`)."""
 
 from __future__ import annotations
 

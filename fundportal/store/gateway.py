@@ -109,8 +109,9 @@ class TableGateway:
         limit: int | None = None,
         start_key: dict[str, Any] | None = None,
         projection: str | None = None,
+        consistent: bool = False,
     ) -> Page:
-        """One Query request (one page)."""
+        """One Query request (one page); `consistent` for reads that decide a write."""
         params: dict[str, Any] = {
             "TableName": self.table,
             "KeyConditionExpression": key_condition,
@@ -126,6 +127,8 @@ class TableGateway:
             params["ExclusiveStartKey"] = start_key
         if projection:
             params["ProjectionExpression"] = projection
+        if consistent:
+            params["ConsistentRead"] = True
         response = call("Query", index=index, key_condition=key_condition, **params)
         return Page([from_item(item) for item in response["Items"]], response.get("LastEvaluatedKey"))
 

@@ -49,6 +49,7 @@ from .mapping.entities import companions_of
 from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentRepository
 from .repositories.imports import ImportRepository
 from .repositories.register import RegisterRepository
+from .repositories.spellings import SpellingRepository
 from .uow_actions import (
     ANY,
     NEW,
@@ -111,6 +112,7 @@ class UnitOfWork:
         self.documents = DocumentRepository(self.gateway)
         self.registers = RegisterRepository(self.gateway)
         self.imports = ImportRepository(self.gateway)
+        self.spellings = SpellingRepository(self.gateway)
         self.actions: list[Action] = []
         self.committed = False
         self.attempt = 0

@@ -13,12 +13,13 @@ from django.core.management import CommandError, call_command
 
 from documents import selectors
 from documents.services import document_create, entry_record
-from fundportal.domain.errors import NotFound
+from fundportal.domain.errors import AlreadyImported, NotFound
 from fundportal.domain.figures import figures_by_currency
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import TableGateway
+from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.imports import ImportRepository, ImportRun
 from fundportal.store.repositories.register import RegisterRepository
 from imports import writing
@@ -200,6 +201,8 @@ def test_a_rerun_refuses_when_someone_created_its_new_document_meanwhile(backend
         import_apply(prepared=import_prepare(data=data, filename="n.csv"), user="importer", workers=1)
     monkeypatch.undo()
     header = notice_rows(1)[0]
+    # Created in the instant between the create's look at the partition and the import's entries.
+    monkeypatch.setattr(DocumentRepository, "leftover_entries", lambda self, document_id: 0)
     document_create(
         document=Document(
             document_id="NOTICE_1", title=header["title"], fund_id="FUND_N",
@@ -207,15 +210,23 @@ def test_a_rerun_refuses_when_someone_created_its_new_document_meanwhile(backend
         ),
         user="someone",
     )  # fmt: skip
+    monkeypatch.undo()
     again = import_prepare(data=data, filename="n.csv")
     assert again.ok and not again.validation.plans[0].is_new
     with pytest.raises(ImportConflict) as conflict:
         import_apply(prepared=again, user="importer", workers=1)
     assert "created or removed by someone else" in describe(conflict.value)
     assert RegisterRepository().get("NP_000") is None  # nothing more was written
-    # The import can no longer finish: a repair counts its entries in the document that exists now.
-    assert verify_positions(repair=True).repaired == 2
+    # The import can no longer finish: its entries are never adopted by the document someone
+    # created; a repair clears them, audited, and nothing counts them.
+    report = verify_positions()
+    assert {d.position_id for d in report.differences} == {"NP_000", "NP_001"}
+    assert all("cannot finish" in d.problem for d in report.differences)
+    assert verify_positions(repair=True).cleared == 6
     assert verify_positions().differences == []
+    assert selectors.document_overview(document_id="NOTICE_1").rows == []
+    (audit, _created) = backend.repository.audit_trail("NOTICE_1")
+    assert (audit.action, audit.user, audit.changes["entries"]) == ("clear", "verify_positions", [6, 0])
 
 
 @pytest.mark.parametrize("landed", [0, 1], ids=["no-register", "one-register-transaction"])
@@ -304,8 +315,10 @@ def test_a_run_that_finds_its_import_published_by_another_run_counts_nothing_twi
         real(uow, run, writes)  # the slow run's registers are refused: the run is published
 
     monkeypatch.setattr(writing, "put_registers", another_run_first)
-    result = import_apply(prepared=slow, user="importer", workers=1)
-    assert result.documents == ["NOTICE_1"] and raced == [1]
+    with pytest.raises(AlreadyImported) as lost:  # told who published it, not that it wrote the rows
+        import_apply(prepared=slow, user="importer", workers=1)
+    assert (lost.value.by, lost.value.documents) == ("other", ("NOTICE_1",)) and raced == [1]
+    assert "already imported by other" in describe(lost.value)
     assert len(backend.repository.audit_trail("NOTICE_1")) == 1
     assert verify_positions().differences == []  # every register counts each entry once
     (figures,) = RegisterRepository().get("NP_000").figures()

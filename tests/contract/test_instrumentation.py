@@ -90,7 +90,9 @@ def test_failed_calls_are_recorded_too(sample, repo):
         services.document_create(
             document=Document(document_id="DOC001", title="again", as_of_date=date(2025, 9, 30)), user="tester"
         )
-    assert requests.operations == ["TransactWriteItems"]  # cancelled by its condition, still counted
+    # The create's looks at the partition (not empty: is the document there?) and at the id's
+    # spellings, then the transaction: cancelled by its condition, still counted.
+    assert requests.operations == ["Query", "GetItem", "Query", "TransactWriteItems"]
 
 
 def test_unreachable_store_is_recorded_and_typed(settings):

@@ -151,3 +151,24 @@ def test_tampered_cursor_in_the_url_is_a_400_page(analyst_client, moto_backend, 
         assert "page link is invalid" in response.content.decode()
     foreign = analyst_client.get("/positions/PAG_2/", {"cursor": cursor})
     assert foreign.status_code == 400
+
+
+def test_a_later_position_page_re_derives_its_earlier_entries_past_1_mb(backend):
+    """A later page reads from the position's start (its running figures as the entries are now):
+    12 padded entries of 100 KB each, page 3 of 4 entries follows LastEvaluatedKey past 1 MB."""
+    repository = PositionRepository()
+    items = []
+    for n in range(12):
+        entry = CapitalCall(
+            f"BIGDOC{n:02d}", "BIGPOS", "FUND_P", "INV_P", Decimal(1000 + n), as_of_date=date(2025, 9, 30)
+        )
+        items.append({**to_item(entry), "Notes": "n" * 100_000})  # not read by the portal; only size
+    DocumentRepository().bulk_load(items, workers=1)
+    first = repository.page("BIGPOS", limit=4)
+    second = repository.page("BIGPOS", cursor=first.next_cursor(), limit=4)
+    assert [e.document_id for e in second.earlier] == ["BIGDOC00", "BIGDOC01", "BIGDOC02", "BIGDOC03"]
+    with collect() as requests:
+        third = repository.page("BIGPOS", cursor=second.next_cursor(), limit=4)
+    assert requests.operations.count("Query") >= 2  # more than 1 MB from the start
+    assert [e.document_id for e in third.entries] == [f"BIGDOC{n:02d}" for n in range(8, 12)]
+    assert len(third.earlier) == 8 and third.read == 12

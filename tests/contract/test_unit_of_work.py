@@ -152,13 +152,15 @@ def test_leaving_the_with_block_by_an_error_writes_nothing(sample, django_assert
 
 def test_each_write_still_costs_the_same_requests(sample, token, django_assert_dynamodb_requests):
     new = CapitalCall("DOC001", "POSITION_3", "FUND_A", "INVESTOR_3", Decimal(250_000))
-    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
+    # A new position: also how its position and investor ids are already spelled (one Query each).
+    with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "TransactWriteItems"]):
         services.entry_record(entry=new, user="u")
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         services.entry_remove(document_id="DOC001", kind=Kind.CAPITAL_CALL, position_id="POSITION_3", user="u")
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         services.document_restate(document_id="DOC001", expected_revision=2, changes={"title": "R"}, user="u")
-    with django_assert_dynamodb_requests(1, ["TransactWriteItems"]):
+    # A new document: no entries left in its partition, no other spelling of its id.
+    with django_assert_dynamodb_requests(3, ["Query", "Query", "TransactWriteItems"]):
         services.document_create(document=Document("DOC009", as_of_date=date(2025, 9, 30)), user="u", token=token)
     revision = RegisterRepository().get("POSITION_1", consistent=True).revision
     with django_assert_dynamodb_requests(2, ["GetItem", "TransactWriteItems"]):

@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 
 from documents import selectors, services
+from fundportal.domain.errors import AlreadyImported
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository
@@ -88,7 +89,11 @@ def test_two_runs_of_the_same_file_at_once_land_it_once(local_backend):
             lambda: import_apply(prepared=second, user="bob", workers=4),
         ]
     )
-    assert errors == []
+    # The loser is told who imported it, never that it wrote the rows itself.
+    (lost,) = errors
+    assert isinstance(lost, AlreadyImported) and lost.documents == ("NOTICE_1",)
+    record = import_prepare(data=data, filename="notice.csv").done
+    assert lost.by in {"alice", "bob"} and lost.by == record["by"]  # the winner, named to the loser
     page = selectors.document_overview(document_id="NOTICE_1")
     assert len(page.rows) == POSITIONS
     assert local_backend.repository.count_partition("NOTICE_1") == 3 * POSITIONS + 1

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from fundportal.domain.errors import Conflict, NotFound
-from fundportal.domain.kinds import Kind, parse_version_id
+from fundportal.domain.kinds import Kind, SearchKind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
 from fundportal.store.gateway import TableGateway, check_size
 from fundportal.store.mapping import keys
@@ -29,6 +29,7 @@ class FakeUnitOfWork(UnitOfWork):
         super().__init__(TableGateway("fake"))  # builds no request: the actions are only collected
         self.store = self.documents = FakeDocumentRepository()
         self.registers = SimpleNamespace(get=self.store.register)
+        self.spellings = SimpleNamespace(existing=self.store.spellings)
 
     def commit(self) -> None:
         for action in self.actions:
@@ -107,6 +108,25 @@ class FakeDocumentRepository:
         if not found:
             raise NotFound("Document", document_id)
         return found[0]
+
+    def leftover_entries(self, document_id: str) -> int:
+        if any(d.document_id == document_id for d in self._of(Document, latest=True)):
+            return 0
+        return sum(1 for e in self._of(PositionEntry) if e.document_id == document_id)
+
+    def spellings(self, ids: Any) -> dict[tuple[SearchKind, str], set[str]]:
+        """`SpellingRepository.existing` over the stored documents, entries and registers."""
+        held: list[tuple[SearchKind, str]] = []
+        for document in self._of(Document, latest=True):
+            held += [(SearchKind.DOCUMENT, document.document_id), (SearchKind.FUND, document.fund_id)]
+        for entity in (*self._of(PositionEntry), *self._of(PositionRegister)):
+            held += [(SearchKind.POSITION, entity.position_id), (SearchKind.INVESTOR, entity.investor_id)]
+        wanted = {(kind, value.lower()) for kind, value in ids}
+        found: dict[tuple[SearchKind, str], set[str]] = {}
+        for kind, value in held:
+            if value and (kind, value.lower()) in wanted:
+                found.setdefault((kind, value.lower()), set()).add(value)
+        return found
 
     def register(self, position_id: str, *, consistent: bool = False) -> PositionRegister | None:
         return self.registers_by_position.get(position_id)

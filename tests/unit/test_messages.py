@@ -66,8 +66,9 @@ AT = datetime(2025, 10, 1, 9, 30, 5, tzinfo=UTC)
         ),
         (
             ImportConflict(ImportConflict.DOCUMENTS_CHANGED),
-            "A document of this file was created or removed by someone else since this import started; nothing "
-            "more was written. `manage.py verify_positions` checks the registers.",
+            "A document of this file was created or removed by someone else since this import started, so it "
+            "cannot finish; nothing more was written. The entries it wrote there count nowhere: `manage.py "
+            "verify_positions --repair` clears them (audited). Import the file again under another document id.",
         ),
         (
             ImportConflict(ImportConflict.NOT_PUBLISHED),

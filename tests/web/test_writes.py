@@ -490,7 +490,8 @@ def test_audit_trail_records_who_when_and_what(sample, editor_client, analyst_cl
 
 
 def test_each_write_costs_the_documented_requests(sample, editor_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
+    # A new position: also how its position and investor ids are already spelled (one Query each).
+    with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "TransactWriteItems"]):
         assert editor_client.post(url("entry_add", document_id="DOC001"), ENTRY).status_code == 302
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(url("restate", document_id="DOC001"), restate_data(2)).status_code == 302
@@ -498,7 +499,8 @@ def test_each_write_costs_the_documented_requests(sample, editor_client, django_
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(entry_url("entry_delete")).status_code == 302
     data = {"document_id": "DOC003", "title": "N", "fund_id": "F", "as_of_date": "2025-10-31", "currency": "USD"}
-    with django_assert_dynamodb_requests(1, ["TransactWriteItems"]):
+    # A new document: no entries left in its partition, no other spelling of its id or its fund's.
+    with django_assert_dynamodb_requests(4, ["Query", "Query", "Query", "TransactWriteItems"]):
         assert editor_client.post(url("create"), {**data, "status": "Active"}).status_code == 302
     with django_assert_dynamodb_requests(2, ["GetItem", "Query"]):
         assert editor_client.get(url("audit", document_id="DOC001")).status_code == 200

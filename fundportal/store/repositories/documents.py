@@ -189,6 +189,19 @@ class DocumentRepository:
                 found[document.document_id] = document
         return found
 
+    def leftover_entries(self, document_id: str) -> int:
+        """How many position entries a document's partition holds while the document itself does
+        not exist (an unfinished import's, or left behind); 0 when the document exists. A free id
+        costs one consistent Query of one item; a taken one a GetItem more; only leftovers are
+        counted through (keys only)."""
+        pk = keys.document_pk(document_id)
+        if not self.gateway.query_page("PK = :pk", {":pk": pk}, limit=1, projection="SK", consistent=True).items:
+            return 0
+        if self.gateway.get((pk, keys.latest_sk(Kind.DOCUMENT)), consistent=True) is not None:
+            return 0  # the document exists: creating it again is AlreadyExists
+        items = self._partition(document_id, consistent=True, projection="SK, EntityType")
+        return sum(1 for item in items if _is_position_entry(item))
+
     def count_partition(self, document_id: str) -> int:
         return sum(1 for _ in self._partition(document_id))
 
@@ -260,3 +273,10 @@ def document_items(
     if document.latest and document.as_of_date:
         items.append(to_item(MonthCatalogEntry(document.as_of_date)))
     return items
+
+
+def _is_position_entry(item: dict[str, Any]) -> bool:
+    try:
+        return Kind.from_entity_type(item.get("EntityType", "")).is_position_entry
+    except KeyError:
+        return False

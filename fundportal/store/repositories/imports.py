@@ -215,18 +215,19 @@ class ImportRepository:
         """The constant items of the positions an import registers, by position (given by their
         first entry, in the order they go in): the search items of its position and investor (a
         fund's comes with its documents) and, with the first position of each fund, the fund's
-        catalog entry."""
+        catalog entry. Each item comes once, with the first position that needs it: an investor
+        holding several new positions has one search item, and BatchWriteItem refuses a request
+        that names a key twice."""
         found: dict[str, list[dict[str, Any]]] = {}
-        funds: set[str] = set()
+        seen: set[tuple[str, str]] = set()
         for position_id, entry in first_entries.items():
-            unique: dict[tuple[str, str], dict[str, Any]] = {}
             searches = [s for s in search_items_of(entry) if s.kind is not SearchKind.FUND]
-            catalog = [] if entry.fund_id in funds else [FundCatalogEntry(entry.fund_id)]
-            funds.add(entry.fund_id)
-            for record in (*searches, *catalog):
+            found[position_id] = []
+            for record in (*searches, FundCatalogEntry(entry.fund_id)):
                 item = to_item(record)
-                unique[(item["PK"], item["SK"])] = item
-            found[position_id] = list(unique.values())
+                if (item["PK"], item["SK"]) not in seen:
+                    seen.add((item["PK"], item["SK"]))
+                    found[position_id].append(item)
         return found
 
 

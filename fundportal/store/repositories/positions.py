@@ -31,6 +31,12 @@ class PositionPage:
     register: PositionRegister | None = None
     # Where this page started (None on page 1): the short back-reference of the next cursor.
     start_key: dict[str, Any] | None = None
+    # Items of the position before this page and through its end (the register included): the
+    # next page's one Query reads `read` plus its own.
+    before: int = 0
+    read: int = 0
+    # A later page's entries before it, as they are now (None on the first page).
+    earlier: list[PositionEntry] | None = None
 
     @property
     def start_reference(self) -> dict[str, str] | None:
@@ -40,7 +46,8 @@ class PositionPage:
         return {name: value["S"] for name, value in self.start_key.items()}
 
     def cursor_at(self, reference: Any, carry: dict[str, Any] | None = None) -> str | None:
-        """A signed cursor of the page that starts at `reference` (a `start_reference`)."""
+        """A signed cursor of the page that starts at `reference` (a `start_reference`); `carry`
+        may say how many items came before it ("n": that page's `before`)."""
         if not isinstance(reference, dict) or not reference or not all(isinstance(v, str) for v in reference.values()):
             return None
         last_key = {name: {"S": value} for name, value in reference.items()}
@@ -51,9 +58,11 @@ class PositionPage:
         return self._last_key is not None
 
     def next_cursor(self, carry: dict[str, Any] | None = None) -> str | None:
-        """The signed cursor of the next page (None on the last), carrying `carry` along."""
+        """The signed cursor of the next page (None on the last), carrying `carry` along (and
+        how many items came before it, for its one Query)."""
         if self._last_key is None:
             return None
+        carry = {**(carry or {}), "n": self.read}
         return cursors.encode(self._last_key, _binding(self.position_id, self.kind), carry)
 
 
@@ -66,9 +75,17 @@ class PositionRepository:
         self, position_id: str, kind: Kind | None = None, cursor: str | None = None, limit: int | None = None
     ) -> PositionPage:
         """One Query on the position index; without `limit` a page is one response (up to 1 MB).
-        The cursor is signed and bound to (index, position, kind): BadCursor otherwise."""
+        The cursor is signed and bound to (index, position, kind): BadCursor otherwise.
+
+        A later page reads from the start of the position (still one Query while the position
+        fits a response): the entries before the cursor (`PositionPage.earlier`) give the running
+        figures as they are now, so a kept link never shows totals an edit made untrue."""
         condition, values = _key_condition(position_id, kind)
         start_key, carried = cursors.decode(cursor, _binding(position_id, kind)) if cursor else (None, {})
+        before = _count(carried)
+        carried = {name: value for name, value in carried.items() if name != "n"}
+        if start_key is not None and limit:
+            return self._later_page(position_id, kind, carried, before, start_key, limit)
         page = self.gateway.query_page(condition, values, index=POSITION_INDEX, limit=limit, start_key=start_key)
         register = None
         entries = []
@@ -77,13 +94,81 @@ class PositionRepository:
                 register = from_item(PositionRegister, item)
             else:
                 entries.append(from_item(PositionEntry, item))
-        return PositionPage(position_id, kind, entries, carried, page.last_key, register, start_key)
+        read = before + len(page.items)
+        return PositionPage(
+            position_id, kind, entries, carried, page.last_key, register, start_key, before=before, read=read
+        )
+
+    def _later_page(
+        self,
+        position_id: str,
+        kind: Kind | None,
+        carried: dict[str, Any],
+        before: int,
+        start_key: dict[str, Any],
+        limit: int,
+    ) -> PositionPage:
+        """`limit` entries after `start_key`, and every entry before it, reading from the start.
+        The cursor carries how many items came before (`n`): when nothing moved, one Query of
+        exactly that many plus `limit` ends where the page ends."""
+        condition, values = _key_condition(position_id, kind)
+        after = _sort_key(start_key)
+        earlier: list[PositionEntry] = []
+        entries: list[PositionEntry] = []
+        read, last_item = 0, None
+        key: dict[str, Any] | None = None
+        more = False
+        while True:
+            page = self.gateway.query_page(condition, values, index=POSITION_INDEX, limit=before + limit, start_key=key)
+            for position, item in enumerate(page.items):
+                if len(entries) == limit:  # the page is full; an item follows it
+                    more = True
+                    break
+                read += 1
+                if is_register_item(item):
+                    continue
+                if _sort_key(item) <= after:
+                    earlier.append(from_item(PositionEntry, item))
+                    continue
+                entries.append(from_item(PositionEntry, item))
+                last_item = item
+                if len(entries) == limit and position == len(page.items) - 1:
+                    more = page.last_key is not None
+            key = page.last_key
+            if more or key is None or len(entries) == limit:
+                break
+        last_key = _index_key(last_item) if more and last_item is not None else None
+        return PositionPage(
+            position_id, kind, entries, carried, last_key, None, start_key, before=before, read=read, earlier=earlier
+        )
 
     def entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
         """Every entry of a position, all pages (exports and reports; the register left out)."""
         condition, values = _key_condition(position_id, kind)
         items = self.gateway.query(condition, values, index=POSITION_INDEX)
         return [from_item(PositionEntry, item) for item in items if not is_register_item(item)]
+
+
+def _count(carried: dict[str, Any]) -> int:
+    """The item count a cursor carried (0 when missing or not a count)."""
+    n = carried.get("n")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 0
+
+
+def _sort_key(item: dict[str, Any]) -> tuple[str, str, str]:
+    """An index item's place in its partition: the index sort key, then the table keys (a plain
+    item or a LastEvaluatedKey; Python orders str by code point, as DynamoDB orders UTF-8)."""
+
+    def text(name: str) -> str:
+        value = item.get(name, "")
+        return value["S"] if isinstance(value, dict) else str(value)
+
+    return text(_INDEX.sk), text(TABLE.pk), text(TABLE.sk)
+
+
+def _index_key(item: dict[str, Any]) -> dict[str, Any]:
+    """The ExclusiveStartKey of the index that resumes after `item`."""
+    return {name: {"S": item[name]} for name in (TABLE.pk, TABLE.sk, _INDEX.pk, _INDEX.sk)}
 
 
 def _key_condition(position_id: str, kind: Kind | None) -> tuple[str, dict[str, str]]:

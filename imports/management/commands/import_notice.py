@@ -10,7 +10,8 @@ from django.core.management.base import CommandError, CommandParser
 from fundportal.access.commands import add_scope_arguments, scope_from_options
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import item_progress
-from imports.services import import_apply, import_prepare
+from fundportal.messages import describe
+from imports.services import AlreadyImported, import_apply, import_prepare
 
 MAX_ERRORS_SHOWN = 50
 
@@ -66,12 +67,16 @@ class Command(DynamoCommand):
         show = options["verbosity"] > 0
         with item_progress(self, enabled=show) as progress:
             task = progress.add_task("Importing", total=validation.to_write)
-            result = import_apply(
-                prepared=prepared,
-                user=options["user"],
-                workers=max(1, options["workers"]),
-                progress=lambda n: progress.advance(task, n),
-            )
+            try:
+                result = import_apply(
+                    prepared=prepared,
+                    user=options["user"],
+                    workers=max(1, options["workers"]),
+                    progress=lambda n: progress.advance(task, n),
+                )
+            except AlreadyImported as error:  # another run of the same file published it first
+                self.stdout.write(describe(error))
+                return
         self.stdout.write(
             f"{path.name}: imported {result.rows} rows ({result.written} written, {result.already} already in) "
             f"into {', '.join(result.documents)} in {result.seconds:.1f} s ({result.rows_per_second:,.0f} rows/s); "

@@ -1,0 +1,72 @@
+"""Confirming an import on the web when it cannot simply succeed: the loser of two confirms of one
+file is told who imported it (never "N written"), and a confirm the table stops half-way says how
+to finish it (confirm again) or clear it."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from fundportal.store.errors import RequestRejected
+from fundportal.store.repositories.imports import ImportRepository
+from imports import writing
+from imports.services import import_apply, import_prepare
+from tests.conftest import signed_in_editor
+from tests.notices import csv_bytes, notice_rows, upload_storage_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor_client(django_user_model) -> Client:
+    return signed_in_editor(django_user_model, "importer")
+
+
+@pytest.fixture(autouse=True)
+def uploads(settings, tmp_path):
+    location = tmp_path / "imports"
+    settings.STORAGES = {**settings.STORAGES, "imports": upload_storage_in(location)}
+    return location
+
+
+def test_the_loser_of_two_confirms_of_one_file_is_told_who_imported_it(backend, editor_client, uploads, monkeypatch):
+    data = csv_bytes(notice_rows(2))
+    assert editor_client.post("/documents/import/", {"file": SimpleUploadedFile("n.csv", data)}).status_code == 200
+    (stored,) = uploads.iterdir()
+    real = writing.put_registers
+    raced: list[int] = []
+
+    def alice_confirms_first(uow, run, writes):
+        if not raced:  # while this confirm writes, alice's confirm of the same file finishes
+            raced.append(1)
+            import_apply(prepared=import_prepare(data=data, filename="n.csv"), user="alice")
+        real(uow, run, writes)
+
+    monkeypatch.setattr(writing, "put_registers", alice_confirms_first)
+    done = editor_client.post("/documents/import/confirm/", {"checksum": stored.stem, "filename": "n.csv"}, follow=True)
+    html = done.content.decode()
+    assert raced == [1] and done.redirect_chain[-1][0] == "/documents/NOTICE_1/"
+    assert "already imported by alice" in html and "written" not in html
+    assert not stored.exists()
+
+
+def test_a_confirm_the_table_stops_half_way_says_how_to_finish_and_keeps_the_upload(
+    backend, editor_client, uploads, monkeypatch
+):
+    data = csv_bytes(notice_rows(2))
+    editor_client.post("/documents/import/", {"file": SimpleUploadedFile("n.csv", data)})
+    (stored,) = uploads.iterdir()
+
+    def refused(*args, **kwargs):
+        raise RequestRejected("ValidationException", "Provided list of item keys contains duplicates")
+
+    monkeypatch.setattr(ImportRepository, "put_entries", refused)
+    response = editor_client.post("/documents/import/confirm/", {"checksum": stored.stem, "filename": "n.csv"})
+    html = response.content.decode()
+    assert response.status_code == 200 and "stopped before it finished" in html
+    assert f"--abandon {stored.stem[:16]}" in html and 'action="/documents/import/confirm/"' in html
+    assert stored.exists()  # confirming again finishes it
+    monkeypatch.undo()
+    done = editor_client.post("/documents/import/confirm/", {"checksum": stored.stem, "filename": "n.csv"}, follow=True)
+    assert done.redirect_chain[-1][0] == "/documents/NOTICE_1/"
