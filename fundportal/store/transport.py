@@ -27,7 +27,8 @@ from .errors import (
     TableMissing,
     TransactionCancelled,
 )
-from .instrumentation import RequestRecord, record
+from .instrumentation import RequestRecord, record, wants_touches
+from .partition_touches import touches
 
 log = logging.getLogger("fundportal.dynamodb")
 
@@ -79,7 +80,7 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
         # Recorded whether it succeeded or not: failed calls (conditional check failed,
         # cancelled transactions, unreachable store) count like any other request.
         if isinstance(reply, dict):
-            _record(operation, index, key_condition, reply, (time.perf_counter() - started) * 1000)
+            _record(operation, index, key_condition, params, reply, (time.perf_counter() - started) * 1000)
     check_reply(operation, response, counting=params.get("Select") == "COUNT")
     return response
 
@@ -162,14 +163,17 @@ def _typed(operation: str, params: dict[str, Any], error: ClientError) -> DataLa
     return RequestRejected(code, message)
 
 
-def _record(operation: str, index: str | None, key_condition: str | None, response: dict, ms: float) -> None:
+def _record(
+    operation: str, index: str | None, key_condition: str | None, params: dict[str, Any], response: dict, ms: float
+) -> None:
     items = response.get("Count", len(response.get("Items", ())))
     if operation == "GetItem":
         items = 1 if "Item" in response else 0
     elif operation == "BatchGetItem":
         items = sum(len(v) for v in response.get("Responses", {}).values())
     read_units, write_units = _capacity(operation, response.get("ConsumedCapacity"))
-    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition))
+    touched = touches(operation, params, response) if wants_touches() else ()
+    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition, touched))
 
 
 def _capacity(operation: str, consumed: Any) -> tuple[float, float]:
