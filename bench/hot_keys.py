@@ -22,7 +22,8 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -88,119 +89,126 @@ def scenario(description: str, work: Callable[[], int], per_second: float, size_
     }
 
 
-def _fresh(table: str) -> None:
+@contextmanager
+def fresh_table(table: str) -> Iterator[None]:
+    """A new table of the portal's layout for one scenario, deleted after it."""
     settings.DYNAMODB_TABLE = table
     tables.create(table)
+    try:
+        yield
+    finally:
+        tables.delete(table)
 
 
-def import_notice(rows: int) -> dict:
+def import_notice(rows: int, table: str = "hot_import") -> dict:
     from imports.services import import_apply, import_prepare
 
     from .data_io import notice_csv
 
-    _fresh("hot_import")
-    payload = notice_csv(rows, "HOT_NOTICE")
+    with fresh_table(table):
+        payload = notice_csv(rows, "HOT_NOTICE")
 
-    def work() -> int:
-        prepared = import_prepare(data=payload, filename="hot.csv")
-        if not prepared.ok:
-            raise RuntimeError(f"the notice did not validate: {prepared.validation.errors[:3]}")
-        return import_apply(prepared=prepared, user="bench", workers=8).rows
+        def work() -> int:
+            prepared = import_prepare(data=payload, filename="hot.csv")
+            if not prepared.ok:
+                raise RuntimeError(f"the notice did not validate: {prepared.validation.errors[:3]}")
+            return import_apply(prepared=prepared, user="bench", workers=8).rows
 
-    return scenario(
-        f"import of a {rows:,}-row notice over {rows // 3:,} new positions of one fund "
-        f"at {IMPORT_ROWS_PER_S:,.0f} rows/s (a {IMPORT_ROWS:,}-row notice in {IMPORT_ROWS / IMPORT_ROWS_PER_S:g} s)",
-        work,
-        IMPORT_ROWS_PER_S,
-    )
+        return scenario(
+            f"import of a {rows:,}-row notice over {rows // 3:,} new positions of one fund "
+            f"at {IMPORT_ROWS_PER_S:,.0f} rows/s "
+            f"(a {IMPORT_ROWS:,}-row notice in {IMPORT_ROWS / IMPORT_ROWS_PER_S:g} s)",
+            work,
+            IMPORT_ROWS_PER_S,
+        )
 
 
-def fund_page(endpoint: str, positions: int) -> dict:
+def fund_page(endpoint: str, positions: int, table: str = "hot_fund") -> dict:
     from funds.selectors import fund_detail
 
-    _fresh("hot_fund")
-    load(raw_client(endpoint), "hot_fund", data.typed(data.fund_registers("HOT_FUND", positions)))
+    with fresh_table(table):
+        load(raw_client(endpoint), table, data.typed(data.fund_registers("HOT_FUND", positions)))
 
-    def work() -> int:
-        fund_detail(fund_id="HOT_FUND")
-        return 1
+        def work() -> int:
+            fund_detail(fund_id="HOT_FUND")
+            return 1
 
-    return scenario(
-        f"the fund page of a {positions:,}-position fund, scaled to {FUND_POSITIONS:,} positions, "
-        f"at {FUND_PAGE_VIEWS_PER_S:g} views/s",
-        work,
-        FUND_PAGE_VIEWS_PER_S,
-        FUND_POSITIONS / positions,
-    )
+        return scenario(
+            f"the fund page of a {positions:,}-position fund, scaled to {FUND_POSITIONS:,} positions, "
+            f"at {FUND_PAGE_VIEWS_PER_S:g} views/s",
+            work,
+            FUND_PAGE_VIEWS_PER_S,
+            FUND_POSITIONS / positions,
+        )
 
 
-def fund_list(endpoint: str, funds: int, positions: int) -> dict:
+def fund_list(endpoint: str, funds: int, positions: int, table: str = "hot_funds") -> dict:
     from funds.selectors import fund_list as list_funds
 
-    _fresh("hot_funds")
-    items = [item for n in range(funds) for item in data.fund_registers(f"HOT_F{n:03d}", positions)]
-    load(raw_client(endpoint), "hot_funds", data.typed(items))
+    with fresh_table(table):
+        items = [item for n in range(funds) for item in data.fund_registers(f"HOT_F{n:03d}", positions)]
+        load(raw_client(endpoint), table, data.typed(items))
 
-    def work() -> int:
-        list_funds()
-        return 1
+        def work() -> int:
+            list_funds()
+            return 1
 
-    return scenario(
-        f"/funds/ over {funds:,} funds of {positions:,} positions, scaled to {FUND_LIST_POSITIONS:,} positions "
-        f"a fund, at {FUND_LIST_VIEWS_PER_S:g} views/s",
-        work,
-        FUND_LIST_VIEWS_PER_S,
-        FUND_LIST_POSITIONS / positions,
-    )
+        return scenario(
+            f"/funds/ over {funds:,} funds of {positions:,} positions, scaled to {FUND_LIST_POSITIONS:,} positions "
+            f"a fund, at {FUND_LIST_VIEWS_PER_S:g} views/s",
+            work,
+            FUND_LIST_VIEWS_PER_S,
+            FUND_LIST_POSITIONS / positions,
+        )
 
 
-def editors(saves_each: int) -> dict:
+def editors(saves_each: int, table: str = "hot_editors") -> dict:
     from documents import services
     from fundportal.domain.model import CapitalCall, Document
 
-    _fresh("hot_editors")
-    for n in range(saves_each):
-        document = Document(document_id=f"HOT_D{n}", fund_id="HOT_FUND", as_of_date=date(2025, 1 + n % 12, 28))
-        services.document_create(document=document, user="setup")
+    with fresh_table(table):
+        for n in range(saves_each):
+            document = Document(document_id=f"HOT_D{n}", fund_id="HOT_FUND", as_of_date=date(2025, 1 + n % 12, 28))
+            services.document_create(document=document, user="setup")
 
-    def editor(t: int, barrier: threading.Barrier, errors: list[BaseException]) -> None:
-        barrier.wait()
-        try:
-            for n in range(saves_each):
-                entry = CapitalCall(
-                    document_id=f"HOT_D{n}",
-                    position_id=f"HOT_P{t}",
-                    fund_id="HOT_FUND",
-                    investor_id=f"HOT_I{t}",
-                    amount=Decimal(1000 + n),
-                    status="Pending",
-                )
-                services.entry_record(entry=entry, user=f"editor{t}")
-        except BaseException as error:  # re-raised below, in the bench's thread
-            errors.append(error)
+        def editor(t: int, barrier: threading.Barrier, errors: list[BaseException]) -> None:
+            barrier.wait()
+            try:
+                for n in range(saves_each):
+                    entry = CapitalCall(
+                        document_id=f"HOT_D{n}",
+                        position_id=f"HOT_P{t}",
+                        fund_id="HOT_FUND",
+                        investor_id=f"HOT_I{t}",
+                        amount=Decimal(1000 + n),
+                        status="Pending",
+                    )
+                    services.entry_record(entry=entry, user=f"editor{t}")
+            except BaseException as error:  # re-raised below, in the bench's thread
+                errors.append(error)
 
-    def work() -> int:
-        barrier = threading.Barrier(EDITORS)
-        errors: list[BaseException] = []
-        # Each editor runs in a copy of this context, so its requests reach the collector.
-        threads = [
-            threading.Thread(target=contextvars.copy_context().run, args=(editor, t, barrier, errors))
-            for t in range(EDITORS)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if errors:
-            raise errors[0]
-        return EDITORS * saves_each
+        def work() -> int:
+            barrier = threading.Barrier(EDITORS)
+            errors: list[BaseException] = []
+            # Each editor runs in a copy of this context, so its requests reach the collector.
+            threads = [
+                threading.Thread(target=contextvars.copy_context().run, args=(editor, t, barrier, errors))
+                for t in range(EDITORS)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            if errors:
+                raise errors[0]
+            return EDITORS * saves_each
 
-    return scenario(
-        f"{EDITORS} editors saving entries for positions of one fund at once, "
-        f"{EDITOR_SAVES_PER_S:g} save per editor per second",
-        work,
-        EDITORS * EDITOR_SAVES_PER_S,
-    )
+        return scenario(
+            f"{EDITORS} editors saving entries for positions of one fund at once, "
+            f"{EDITOR_SAVES_PER_S:g} save per editor per second",
+            work,
+            EDITORS * EDITOR_SAVES_PER_S,
+        )
 
 
 def run(endpoint: str, *, quick: bool) -> dict[str, Any]:
