@@ -17,7 +17,10 @@ partition keys effectively"):
 
 A scenario's measured units are scaled linearly: per operation (a notice row, a page view, an
 editor's save), by the size factor (target size ÷ measured size, for work that grows with the
-size), times the target operations per second.
+size), times the target operations per second (`key_rates`: the average over the run). As work
+is not spread evenly over a run (an import writes its entries first, its registers after),
+`busiest_second` also replays the measured run at the target pace, its timeline compressed or
+stretched to the target duration, and takes each key's units in its busiest second.
 """
 
 from __future__ import annotations
@@ -73,17 +76,21 @@ class PartitionUnits:
     rcu: float = 0.0
 
 
+def touch_units(touch: Touch) -> tuple[float, float]:
+    """(WCU, RCU) of one touch."""
+    if touch.kind == "write":
+        return write_units(touch.bytes, transactional=touch.transactional), 0.0
+    return 0.0, read_units(touch.bytes, consistent=touch.consistent)
+
+
 def partition_units(touches: Iterable[Touch]) -> list[PartitionUnits]:
     """Sum each touch's units onto its (table or index, partition key)."""
     totals: dict[tuple[str, str], tuple[float, float]] = {}
     for touch in touches:
         where = (touch.index or BASE_TABLE, touch.key)
         wcu, rcu = totals.get(where, (0.0, 0.0))
-        if touch.kind == "write":
-            wcu += write_units(touch.bytes, transactional=touch.transactional)
-        else:
-            rcu += read_units(touch.bytes, consistent=touch.consistent)
-        totals[where] = (wcu, rcu)
+        add_wcu, add_rcu = touch_units(touch)
+        totals[where] = (wcu + add_wcu, rcu + add_rcu)
     return [PartitionUnits(table, key, wcu, rcu) for (table, key), (wcu, rcu) in totals.items()]
 
 
@@ -93,14 +100,27 @@ class Target:
 
     operations: int  # operations measured in the run (rows imported, page views, saves)
     per_second: float  # target operations per second in production
-    size_factor: float = 1.0  # target size ÷ measured size, for work that grows with the size
+    size_factor: float = 1.0  # target size ÷ measured size, for each operation's work (a bigger fund)
+    target_operations: int | None = None  # operations of the full-size run (a longer notice)
+
+    def __post_init__(self) -> None:
+        if self.operations <= 0 or self.per_second <= 0 or (self.target_operations or 1) <= 0:
+            raise ValueError("a scenario needs at least one measured operation and a positive rate")
+
+    @property
+    def seconds(self) -> float:
+        """How long the full-size run takes at the target rate."""
+        return (self.target_operations or self.operations) / self.per_second
+
+    @property
+    def unit_factor(self) -> float:
+        """Multiplier from the measured run's units to the full-size run's."""
+        return self.size_factor * (self.target_operations or self.operations) / self.operations
 
     @property
     def scale(self) -> float:
-        """Multiplier from a run's units to units per second at the target."""
-        if self.operations <= 0:
-            raise ValueError("a scenario needs at least one measured operation")
-        return self.size_factor * self.per_second / self.operations
+        """Multiplier from the measured run's units to units per second at the target."""
+        return self.unit_factor / self.seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +154,40 @@ def key_rates(units: Iterable[PartitionUnits], target: Target) -> list[KeyRate]:
     """Every partition's units per second at the target, hottest first."""
     scale = target.scale
     rates = [KeyRate(u.table, u.key, u.wcu * scale, u.rcu * scale) for u in units]
+    return sorted(rates, key=lambda r: (-r.share, r.table, r.key))
+
+
+def busiest_second(
+    timed: Iterable[tuple[float, Touch]], *, started: float, measured_seconds: float, target: Target
+) -> list[KeyRate]:
+    """Each partition's units in its busiest second when the run is replayed at the target pace.
+
+    `timed` holds (when, touch) with `when` on the clock `started` was read from; the run's
+    timeline is rescaled from `measured_seconds` to `target.seconds` (the full-size run's) and cut
+    into equal windows of one to two seconds (one window when the run is shorter than a second).
+    A key's rate is its busiest window's units, scaled to the full-size run, ÷ the window's
+    length; a key busy evenly over the run gets its average rate."""
+    length = target.seconds
+    windows = max(1, math.floor(length))
+    window = length / windows
+    stretch = length / measured_seconds if measured_seconds > 0 else 0.0
+    by_window: dict[tuple[str, str], dict[int, tuple[float, float]]] = {}
+    for when, touch in timed:
+        slot = min(windows - 1, max(0, int((when - started) * stretch / window)))
+        slots = by_window.setdefault((touch.index or BASE_TABLE, touch.key), {})
+        wcu, rcu = slots.get(slot, (0.0, 0.0))
+        add_wcu, add_rcu = touch_units(touch)
+        slots[slot] = (wcu + add_wcu, rcu + add_rcu)
+    per_second = target.unit_factor / window
+    rates = [
+        KeyRate(
+            table,
+            key,
+            max(w for w, _ in slots.values()) * per_second,
+            max(r for _, r in slots.values()) * per_second,
+        )
+        for (table, key), slots in by_window.items()
+    ]
     return sorted(rates, key=lambda r: (-r.share, r.table, r.key))
 
 

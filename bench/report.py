@@ -237,8 +237,9 @@ def _hot_keys(section: dict[str, Any]) -> list[str]:
         "Every request of each scenario recorded the partitions it touched (base table and each index) and "
         "the bytes billed; the load model (bench/load_model.py, AWS's rules: 1 WCU per 1 KB written, 2 in a "
         "transaction, the index entry's size on each index; 1 RCU per 4 KB read, half eventually consistent) "
-        "sums the units per key and scales them linearly to the target rate. "
-        f"Limits: {wcu} WCU/s and {rcu} RCU/s per partition; **OVER** marks a key past either.",
+        "sums the units per key, scales them linearly to the target, and replays the run at the target pace: "
+        "WCU/s and RCU/s are each key's busiest second, judged against the limits; avg is the average over the "
+        f"run. Limits: {wcu} WCU/s and {rcu} RCU/s per partition; **OVER** marks a key past either.",
     ]
     for name, s in section["scenarios"].items():
         rows = [
@@ -247,6 +248,7 @@ def _hot_keys(section: dict[str, Any]) -> list[str]:
                 k["table"],
                 f"{k['wcu_per_s']:,.1f}",
                 f"{k['rcu_per_s']:,.1f}",
+                f"{k['average_wcu_per_s']:,.1f} / {k['average_rcu_per_s']:,.1f}",
                 f"{k['wcu_share']:.0%}",
                 f"{k['rcu_share']:.0%}",
                 "**OVER**" if k["over_limit"] else "",
@@ -259,9 +261,13 @@ def _hot_keys(section: dict[str, Any]) -> list[str]:
             "",
             f"Measured: {s['operations']:,} operations in {s['seconds']} s, {s['requests']:,} requests, "
             f"{s['measured_wcu']:,} WCU and {s['measured_rcu']:,} RCU over {s['partitions']:,} partitions; "
-            f"size factor {s['size_factor']}. Keys over a limit: **{s['over_limit']}**.",
+            f"units x{s['unit_factor']} to the target size, replayed over {s['target_seconds']} s. "
+            f"Keys over a limit: **{s['over_limit']}**.",
             "",
-            *_table(["key", "table / index", "WCU/s", "RCU/s", f"of {wcu} WCU", f"of {rcu} RCU", ""], rows),
+            *_table(
+                ["key", "table / index", "WCU/s", "RCU/s", "avg WCU/s / RCU/s", f"of {wcu} WCU", f"of {rcu} RCU", ""],
+                rows,
+            ),
         ]
     return lines
 

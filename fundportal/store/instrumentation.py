@@ -41,6 +41,7 @@ class RequestRecord:
     ms: float
     key_condition: str | None = None
     touches: tuple[PartitionTouch, ...] = ()  # recorded only for a collector with keys=True
+    at: float = 0.0  # time.perf_counter() when the reply arrived
 
 
 @dataclass

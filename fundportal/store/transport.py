@@ -80,7 +80,8 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
         # Recorded whether it succeeded or not: failed calls (conditional check failed,
         # cancelled transactions, unreachable store) count like any other request.
         if isinstance(reply, dict):
-            _record(operation, index, key_condition, params, reply, (time.perf_counter() - started) * 1000)
+            finished = time.perf_counter()
+            _record(operation, index, key_condition, params, reply, (finished - started) * 1000, finished)
     check_reply(operation, response, counting=params.get("Select") == "COUNT")
     return response
 
@@ -164,7 +165,13 @@ def _typed(operation: str, params: dict[str, Any], error: ClientError) -> DataLa
 
 
 def _record(
-    operation: str, index: str | None, key_condition: str | None, params: dict[str, Any], response: dict, ms: float
+    operation: str,
+    index: str | None,
+    key_condition: str | None,
+    params: dict[str, Any],
+    response: dict,
+    ms: float,
+    at: float,
 ) -> None:
     items = response.get("Count", len(response.get("Items", ())))
     if operation == "GetItem":
@@ -172,8 +179,9 @@ def _record(
     elif operation == "BatchGetItem":
         items = sum(len(v) for v in response.get("Responses", {}).values())
     read_units, write_units = _capacity(operation, response.get("ConsumedCapacity"))
-    touched = touches(operation, params, response) if wants_touches() else ()
-    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition, touched))
+    # A request that never reached DynamoDB (no reply) touched nothing.
+    touched = touches(operation, params, response) if response and wants_touches() else ()
+    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition, touched, at))
 
 
 def _capacity(operation: str, consumed: Any) -> tuple[float, float]:
