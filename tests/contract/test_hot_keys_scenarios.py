@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import hot_keys
+from bench import common, hot_keys, report
 from fundportal.store.instrumentation import collect
 from fundportal.store.schema import ENTITY_INDEX
 
@@ -41,6 +41,13 @@ def test_the_import_loads_the_document_partition_and_the_fund_index_key(local_ba
     assert document["over_limit"] is True
     assert fund["wcu_per_s"] >= fund["average_wcu_per_s"] > 0  # the busiest second, its average beside it
     assert result["over_limit"] == sum(1 for k in result["hottest"] if k["over_limit"])
+
+    section = {"limits": {"wcu_per_s": 1000.0, "rcu_per_s": 3000.0}, "scenarios": {"import": result}}
+    text = report.render(
+        {"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "hot_keys": section}
+    )
+    assert "| `HOT_NOTICE` | table |" in text and "**OVER**" in text
+    assert "| hot keys, import: partitions over their limit | 0 |" in text and "**missed**" in text
 
 
 def test_the_fund_page_reads_one_index_key_scaled_to_the_target_size(local_backend):
