@@ -7,6 +7,7 @@ scales them to the production target below (stated in the README):
 
 - import: a notice of N rows over N/3 new positions of one fund (`tests.notices`), validated and
   applied (`import_prepare` + `import_apply`), at 1,000 rows/s (a 10,000-row notice in 10 s);
+- next notice: the same, for positions already registered (a new document; the usual notice);
 - fund page: the fund page's data (`funds.selectors.fund_detail`) of a fund of P positions,
   scaled to 20,000 positions, at 2 views/s of that one page;
 - funds list: `/funds/`'s data (`funds.selectors.fund_list`) over F funds of Q positions,
@@ -146,6 +147,33 @@ def import_notice(rows: int, table: str = "hot_import") -> dict:
         )
 
 
+def next_notice(rows: int, table: str = "hot_next") -> dict:
+    """The usual notice: the next quarter's, a new document for positions already registered
+    (each register read, added to and put back, one document's cash flows larger)."""
+    from imports.services import import_apply, import_prepare
+
+    from .data_io import notice_csv
+
+    with fresh_table(table):
+        first = import_prepare(data=notice_csv(rows, "HOT_FIRST"), filename="first.csv")
+        import_apply(prepared=first, user="bench", workers=8)
+        payload = notice_csv(rows, "HOT_NEXT")
+
+        def work() -> int:
+            prepared = import_prepare(data=payload, filename="next.csv")
+            if not prepared.ok:
+                raise RuntimeError(f"the next notice did not validate: {prepared.validation.errors[:3]}")
+            return import_apply(prepared=prepared, user="bench", workers=8).rows
+
+        return scenario(
+            f"{rows:,} rows for the same {rows // 3:,} positions in a new document (registers exist), scaled to "
+            f"{IMPORT_ROWS:,} rows at {IMPORT_ROWS_PER_S:,.0f} rows/s",
+            work,
+            IMPORT_ROWS_PER_S,
+            target_operations=IMPORT_ROWS,
+        )
+
+
 def fund_page(endpoint: str, positions: int, table: str = "hot_fund") -> dict:
     from funds.selectors import fund_detail
 
@@ -244,6 +272,7 @@ def run(endpoint: str, *, quick: bool) -> dict[str, Any]:
         "limits": {"wcu_per_s": PARTITION_WCU_PER_S, "rcu_per_s": PARTITION_RCU_PER_S},
         "scenarios": {
             "import": import_notice(rows),
+            "next notice": next_notice(rows),
             "fund page": fund_page(endpoint, positions),
             "funds list": fund_list(endpoint, funds, fund_positions),
             "editors": editors(saves),

@@ -66,3 +66,13 @@ def test_the_funds_list_reads_each_fund_key_and_the_editors_write_their_document
     assert editors["operations"] == hot_keys.EDITORS
     assert ("table", "HOT_D0") in _keys(editors)
     assert all(k["wcu_per_s"] + k["rcu_per_s"] > 0 for k in editors["hottest"])
+
+
+def test_the_next_notice_rewrites_the_registers_under_the_fund_index_key(local_backend):
+    result = hot_keys.next_notice(30, table=f"{local_backend.table}_next")
+    assert result["operations"] == 30
+    keys = _keys(result)
+    assert ("table", "HOT_NEXT") in keys
+    assert any(
+        table == ENTITY_INDEX and key.endswith("FUND_N") and k["wcu_per_s"] > 0 for (table, key), k in keys.items()
+    )
