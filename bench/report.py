@@ -45,6 +45,7 @@ def render(results: dict[str, Any]) -> str:
         ("pages", _pages),
         ("bulk_load", _bulk),
         ("data_io", _data_io),
+        ("hot_keys", _hot_keys),
     )
     for name, render_section in sections:
         if name not in results:
@@ -226,6 +227,51 @@ def _data_io(section: dict[str, Any]) -> list[str]:
     ]
 
 
+def _hot_keys(section: dict[str, Any]) -> list[str]:
+    """Per scenario, the hottest partitions at the production target and their share of the limits."""
+    limits = section["limits"]
+    wcu, rcu = f"{limits['wcu_per_s']:,.0f}", f"{limits['rcu_per_s']:,.0f}"
+    lines = [
+        "## 6. Hot keys: units per partition key per second at the production target",
+        "",
+        "Every request of each scenario recorded the partitions it touched (base table and each index) and "
+        "the bytes billed; the load model (bench/load_model.py, AWS's rules: 1 WCU per 1 KB written, 2 in a "
+        "transaction, the index entry's size on each index; 1 RCU per 4 KB read, half eventually consistent) "
+        "sums the units per key, scales them linearly to the target, and replays the run at the target pace: "
+        "WCU/s and RCU/s are each key's busiest second, judged against the limits; avg is the average over the "
+        f"run. Limits: {wcu} WCU/s and {rcu} RCU/s per partition; **OVER** marks a key past either.",
+    ]
+    for name, s in section["scenarios"].items():
+        rows = [
+            [
+                f"`{k['key']}`",
+                k["table"],
+                f"{k['wcu_per_s']:,.1f}",
+                f"{k['rcu_per_s']:,.1f}",
+                f"{k['average_wcu_per_s']:,.1f} / {k['average_rcu_per_s']:,.1f}",
+                f"{k['wcu_share']:.0%}",
+                f"{k['rcu_share']:.0%}",
+                "**OVER**" if k["over_limit"] else "",
+            ]
+            for k in s["hottest"]
+        ]
+        lines += [
+            "",
+            f"### {name}: {s['description']}",
+            "",
+            f"Measured: {s['operations']:,} operations in {s['seconds']} s, {s['requests']:,} requests, "
+            f"{s['measured_wcu']:,} WCU and {s['measured_rcu']:,} RCU over {s['partitions']:,} partitions; "
+            f"units x{s['unit_factor']} to the target size, replayed over {s['target_seconds']} s. "
+            f"Keys over a limit: **{s['over_limit']}**.",
+            "",
+            *_table(
+                ["key", "table / index", "WCU/s", "RCU/s", "avg WCU/s / RCU/s", f"of {wcu} WCU", f"of {rcu} RCU", ""],
+                rows,
+            ),
+        ]
+    return lines
+
+
 def _targets(results: dict[str, Any]) -> list[str]:
     rows = []
     overview = results.get("overview", {})
@@ -267,4 +313,9 @@ def _targets(results: dict[str, Any]) -> list[str]:
         if "next_notice_rows_per_s" in data_io["import"]:
             v = data_io["import"]["next_notice_rows_per_s"]
             rows.append(["import of the next notice (same positions)", wanted, f"{v:,.0f}", _mark(v >= goal)])
+    hot_keys = results.get("hot_keys")
+    if hot_keys:
+        for name, s in hot_keys["scenarios"].items():
+            over = s["over_limit"]
+            rows.append([f"hot keys, {name}: partitions over their limit", "0", over, _mark(over == 0)])
     return ["## Targets", "", *_table(["target", "goal", "measured", ""], rows)]

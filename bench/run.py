@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
-SECTIONS = ("scale", "overview", "pages", "bulk_load", "data_io")
+SECTIONS = ("scale", "overview", "pages", "bulk_load", "data_io", "hot_keys")
 
 
 @dataclass(frozen=True)
@@ -149,4 +149,8 @@ def run_section(section: str, endpoint: str, plan: Plan, args: argparse.Namespac
 
         quick = plan.bulk_items < Plan.full().bulk_items
         return data_io.run(endpoint, 1_000 if quick else 10_000, 100 if quick else 1_000, plan.trials, plan.warmup)
+    if section == "hot_keys":  # the load model: units per partition key at the production target
+        from . import hot_keys
+
+        return hot_keys.run(endpoint, quick=plan.bulk_items < Plan.full().bulk_items)
     raise ValueError(section)

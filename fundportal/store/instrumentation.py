@@ -17,6 +17,19 @@ if TYPE_CHECKING:  # Django's cache is imported when first used, not with this m
 
 
 @dataclass(frozen=True, slots=True)
+class PartitionTouch:
+    """One partition a request read or wrote, and the bytes it is billed for (see
+    `partition_touches`): `index` None is the base table; `key` the partition key value."""
+
+    index: str | None
+    key: str
+    kind: str  # "read" | "write"
+    bytes: int
+    consistent: bool = False  # a strongly consistent read
+    transactional: bool = False  # a write inside TransactWriteItems
+
+
+@dataclass(frozen=True, slots=True)
 class RequestRecord:
     """One DynamoDB API call (one page of a Query is one call)."""
 
@@ -30,11 +43,14 @@ class RequestRecord:
     # The kinds of a TransactWriteItems' parts ("Put", "Delete", "ConditionCheck", "Update"):
     # IAM authorises the transaction by them (fundportal/store/roles.py).
     parts: tuple[str, ...] = ()
+    touches: tuple[PartitionTouch, ...] = ()  # recorded only for a collector with keys=True
+    at: float = 0.0  # time.perf_counter() when the reply arrived
 
 
 @dataclass
 class Collector:
     records: list[RequestRecord] = field(default_factory=list)
+    keys: bool = False  # also record the partitions each request touched (the load model)
 
     @property
     def count(self) -> int:
@@ -70,14 +86,20 @@ _current: ContextVar[tuple[Collector, ...]] = ContextVar("dynamodb_collectors", 
 
 
 @contextmanager
-def collect() -> Iterator[Collector]:
-    """Record every DynamoDB call made inside the block (nested blocks all see the call)."""
-    collector = Collector()
+def collect(*, keys: bool = False) -> Iterator[Collector]:
+    """Record every DynamoDB call made inside the block (nested blocks all see the call);
+    with `keys`, each record also carries the partitions the call touched."""
+    collector = Collector(keys=keys)
     token = _current.set((*_current.get(), collector))
     try:
         yield collector
     finally:
         _current.reset(token)
+
+
+def wants_touches() -> bool:
+    """Whether a collector of the current context records the partitions touched."""
+    return any(collector.keys for collector in _current.get())
 
 
 def record(entry: RequestRecord) -> None:

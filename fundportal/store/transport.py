@@ -27,7 +27,8 @@ from .errors import (
     TableMissing,
     TransactionCancelled,
 )
-from .instrumentation import RequestRecord, record
+from .instrumentation import RequestRecord, record, wants_touches
+from .partition_touches import touches
 
 log = logging.getLogger("fundportal.dynamodb")
 
@@ -79,8 +80,8 @@ def call(operation: str, *, index: str | None = None, key_condition: str | None 
         # Recorded whether it succeeded or not: failed calls (conditional check failed,
         # cancelled transactions, unreachable store) count like any other request.
         if isinstance(reply, dict):
-            ms = (time.perf_counter() - started) * 1000
-            _record(operation, index, key_condition, reply, ms, _parts(params.get("TransactItems")))
+            finished = time.perf_counter()
+            _record(operation, index, key_condition, params, reply, (finished - started) * 1000, finished)
     check_reply(operation, response, counting=params.get("Select") == "COUNT")
     return response
 
@@ -171,7 +172,13 @@ def _parts(actions: Any) -> tuple[str, ...]:
 
 
 def _record(
-    operation: str, index: str | None, key_condition: str | None, response: dict, ms: float, parts: tuple[str, ...]
+    operation: str,
+    index: str | None,
+    key_condition: str | None,
+    params: dict[str, Any],
+    response: dict,
+    ms: float,
+    at: float,
 ) -> None:
     items = response.get("Count", len(response.get("Items", ())))
     if operation == "GetItem":
@@ -179,7 +186,22 @@ def _record(
     elif operation == "BatchGetItem":
         items = sum(len(v) for v in response.get("Responses", {}).values())
     read_units, write_units = _capacity(operation, response.get("ConsumedCapacity"))
-    record(RequestRecord(operation, index, items, read_units, write_units, ms, key_condition, parts))
+    # A request that never reached DynamoDB (no reply) touched nothing.
+    touched = touches(operation, params, response) if response and wants_touches() else ()
+    record(
+        RequestRecord(
+            operation,
+            index,
+            items,
+            read_units,
+            write_units,
+            ms,
+            key_condition,
+            _parts(params.get("TransactItems")),
+            touched,
+            at,
+        )
+    )
 
 
 def _capacity(operation: str, consumed: Any) -> tuple[float, float]:
