@@ -5,8 +5,8 @@ index), and each listed document's partition (one Query a document).
 
 - `as_of`: only documents dated on or before it count (the month index holds dated documents
   only), and each position's figures are then counted from those documents' entries instead of
-  its register's roll-up (which holds every entry). The commitment is the register's current one
-  (effective-dated commitments are not recorded yet).
+  its register's roll-up (which holds every entry). The commitment is the one effective on
+  `as_of` (`fundportal.domain.commitments.commitment_as_of`, from the register's dated history).
 - Without `as_of`, the figures are the registers' (what the pages show).
 """
 
@@ -80,17 +80,20 @@ def book_reconciliation(
             entries_of.setdefault(entry.position_id, []).append(entry)
     for register in held:
         entries = entries_of.get(register.position_id, [])
-        flags += position_flags(register, entries, figures_by_currency(entries) if as_of else register.figures())
+        figures = figures_by_currency(entries) if as_of else register.figures()
+        flags += position_flags(register, entries, figures, as_of=as_of)
     return BookReconciliation(funds=funds, positions=len(held), documents=read, flags=flag_lines(flags))
 
 
-def position_flags(register: PositionRegister, entries: list[PositionEntry], figures: Iterable[Figures]) -> list[Flag]:
-    """A position's flags: unfunded and commitment per currency, currencies and entries against
-    its register, and its NAV roll-forward."""
+def position_flags(
+    register: PositionRegister, entries: list[PositionEntry], figures: Iterable[Figures], *, as_of: date | None = None
+) -> list[Flag]:
+    """A position's flags: unfunded and commitment (effective on `as_of`; None: today) per
+    currency, currencies and entries against its register, and its NAV roll-forward."""
     figures = list(figures)
     flags: list[Flag] = []
     for own in figures:
-        commitment = register.commitment_money if own.currency == register.currency else None
+        commitment = register.commitment_on(as_of) if own.currency == register.currency else None
         flags += unfunded_flags(register.position_id, commitment, own)
     held = entry_flags(entries, register.fund_id, register.currency, holder="register")
     flags += unnamed(register_currency_flags(register.position_id, register.currency, figures), held)

@@ -1,6 +1,7 @@
 """The capital account statement of a position (`/positions/<pos>/statement.pdf?as_of=`): its
 entries up to a date, read like the position page (one Query on GSI_Position_Document, all
-pages) with the same accumulator (`FiguresBuilder`), the register's commitment and
+pages) with the same accumulator (`FiguresBuilder`), the commitment effective at the date
+(`PositionRegister.commitment_on`: `fundportal.domain.commitments.commitment_as_of`) and
 the same IRR function (`fundportal.domain.returns.irr`). Rendered from a Jinja2 template to PDF
 with WeasyPrint."""
 
@@ -19,7 +20,7 @@ from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionEntry
-from fundportal.domain.money import Money, money
+from fundportal.domain.money import Money
 from fundportal.domain.returns import as_percent, irr
 from fundportal.store.repositories import PositionRepository
 from fundportal.web.cells import KIND_LABELS
@@ -73,9 +74,7 @@ def position_statement(
     register = _register(position_id)
     currencies = []
     for f in builder.by_currency():
-        commitment = None
-        if register is not None and register.commitment is not None and register.currency == f.currency:
-            commitment = money(register.commitment, register.currency)
+        commitment = register.commitment_on(as_of) if register is not None and register.currency == f.currency else None
         rate = irr(builder.flows(f.currency), f.nav.amount if f.nav else None, f.nav_as_of)
         currencies.append(CurrencyStatement(f, commitment, percent_called(f.called, commitment), as_percent(rate)))
     first = entries[0]

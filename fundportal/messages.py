@@ -11,6 +11,7 @@ from functools import singledispatch
 
 from moneyed import Money
 
+from fundportal.domain.commitments import REASON_MAX_LENGTH
 from fundportal.domain.errors import (
     AlreadyExists,
     AlreadyImported,
@@ -20,6 +21,7 @@ from fundportal.domain.errors import (
     IdempotencyMismatch,
     ImportConflict,
     ImportUnfinished,
+    InvalidCommitmentChange,
     InvalidId,
     ItemTooLarge,
     LeftoverEntries,
@@ -73,6 +75,15 @@ def _(error: InvalidId) -> str:
     if error.what.endswith("id"):
         return f"Invalid {error.what} {shown}: {ID_RULE}"
     return f"Invalid {error.what} {shown}."
+
+
+@describe.register
+def _(error: InvalidCommitmentChange) -> str:
+    if error.field == "effective_on":
+        return "A commitment change takes effect on or before today; record a later one on its date."
+    if error.problem == "too_long":
+        return f"Keep the reason of a commitment change to {REASON_MAX_LENGTH} characters."
+    return "Give the reason of the commitment change (a side letter, a transfer, a correction...)."
 
 
 @describe.register

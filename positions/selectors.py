@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from django.urls import reverse
@@ -14,10 +14,12 @@ from django.urls import reverse
 from fundportal.charts import ChartPoint
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.carry import from_carry, to_carry
+from fundportal.domain.commitments import change_in_effect
 from fundportal.domain.errors import BadCursor, NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.model import PositionEntry, PositionRegister, utcnow
+from fundportal.domain.money import Money, money
 from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells
@@ -105,6 +107,7 @@ class PositionHistory:
     # commitment and returns of the whole position (not summed from the rows in view).
     register: PositionRegister | None = None
     headline: list[PositionLine] = field(default_factory=list)
+    commitments: list[CommitmentLine] = field(default_factory=list)  # from the register, newest first
 
     @property
     def is_paged(self) -> bool:
@@ -114,6 +117,36 @@ class PositionHistory:
     def reconciliation(self) -> PositionReconciliation:
         """Computed vs reported unfunded and the flags, from this page's register and rows."""
         return position_reconciliation(self.position_id, self.register, self.headline, row_entries(self.rows))
+
+
+@dataclass(frozen=True, slots=True)
+class CommitmentLine:
+    """One dated change of the commitment, as the position page and the commitment form list it;
+    `effective_on` None: recorded before commitments were dated (effective from the start)."""
+
+    effective_on: date | None
+    amount: Money
+    reason: str
+    recorded_by: str
+    recorded_at: datetime | None
+    effective_today: bool
+
+
+def commitment_lines(register: PositionRegister) -> list[CommitmentLine]:
+    """The register's commitment history, newest effective first; the line in effect today marked."""
+    history = register.commitment_history
+    in_effect = change_in_effect(history, utcnow().date())
+    return [
+        CommitmentLine(
+            None if c.undated else c.effective_on,
+            money(c.amount, register.currency),
+            c.reason,
+            c.recorded_by,
+            c.recorded_at,
+            c is in_effect,
+        )
+        for c in reversed(history)
+    ]
 
 
 def position_history(
@@ -196,6 +229,7 @@ def position_history(
         newer_cursor=newer_cursor,
         register=register,
         headline=position_lines(register) if register else [],
+        commitments=commitment_lines(register) if register else [],
     )
 
 

@@ -1,4 +1,5 @@
-"""Writes about positions: the position register's rules and the commitment.
+"""Writes about positions: the position register's rules and the commitment (effective-dated:
+`commitment_set` records a dated change with its reason, `fundportal.domain.commitments`).
 
 - A position's fund and investor are fixed by its register (set by its first entry); an entry
   naming another fund or investor is refused (`PositionMismatch`, a form error), and so is an
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import date
 from decimal import Decimal
 
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.commitments import CommitmentChange, with_change
 from fundportal.domain.errors import NotFound, PositionMismatch
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
@@ -91,15 +94,20 @@ def commitment_set(
     *,
     position_id: str,
     amount: Decimal,
+    reason: str,
     expected_revision: int,
     user: str,
+    effective_on: date | None = None,
     token: str | None = None,
     scope: AccessScope = OPERATOR,
     uow: UnitOfWork | None = None,
 ) -> PositionRegister:
-    """Record or change a position's commitment (in the register's currency), conditioned on the
-    register revision the editor saw (`RegisterChanged` otherwise), audited; NotFound outside
-    `scope`, NotPermitted in a fund it may only read."""
+    """Record a change of a position's commitment (in the register's currency) effective from
+    `effective_on` (None: today) for `reason`, kept in the register's dated history; the
+    register's commitment becomes the one effective today. Conditioned on the register revision
+    the editor saw (`RegisterChanged` otherwise), audited; NotFound outside `scope`,
+    NotPermitted in a fund it may only read, InvalidCommitmentChange without a reason or for a
+    later date (`fundportal.domain.commitments`)."""
     uow = uow or UnitOfWork()
     uow.request(token)
     register = uow.registers.get(position_id, consistent=True)
@@ -110,8 +118,20 @@ def commitment_set(
         raise RegisterChanged()
     money(amount, register.currency)  # validates the amount
     now = utcnow()
-    new = replace(register, commitment=amount, revision=register.revision + 1, updated_at=now, updated_by=user)
-    changes = {f"commitment ({register.currency})": [_plain(register.commitment), _plain(amount)]}
+    change = CommitmentChange(effective_on or now.date(), amount, reason.strip(), now, user)
+    current, history = with_change(register.commitment, register.commitments, change, now.date())
+    new = replace(
+        register,
+        commitment=current,
+        commitments=history,
+        revision=register.revision + 1,
+        updated_at=now,
+        updated_by=user,
+    )
+    changes = {
+        f"commitment ({register.currency})": [_plain(register.commitment), _plain(current)],
+        "change": [None, f"{_plain(amount)} effective {change.effective_on.isoformat()}: {change.reason}"],
+    }
     audit = AuditEntry(None, now, user, "commitment", f"Position {position_id}", changes, position_id=position_id)
     with uow:
         uow.put(new, expect=register.revision, name="register")

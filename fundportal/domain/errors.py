@@ -160,3 +160,13 @@ class NotPermitted(DomainError):
         self.action = action
         self.fund_id = fund_id
         super().__init__(f"may not {action} fund {fund_id!r}")
+
+
+class InvalidCommitmentChange(InvalidId):
+    """A commitment change the rules refuse: `field` ("reason" or "effective_on") is `problem`
+    ("missing", "too_long" or "future")."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(field, problem)
+        self.field = field
+        self.problem = problem

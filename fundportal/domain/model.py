@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from moneyed import Money
 
+from .commitments import CommitmentChange, commitment_as_of, history_of
 from .figures import Figures, FiguresBuilder, percent_called
 from .kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, validate_id
 from .money import money
@@ -213,6 +214,8 @@ class PositionRegister:
     fund_id: str = ""
     investor_id: str = ""
     currency: str = "USD"
+    # The commitment effective today (what the pages show); its dated changes in `commitments`
+    # (empty for a register recorded before commitments were dated: see `commitment_history`).
     commitment: Decimal | None = None
     revision: int = 0  # 0: not stored yet
     rollup: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -221,6 +224,7 @@ class PositionRegister:
     # Imports (markers) whose new-document entries are counted and not yet published: an import
     # writes those entries first and the register after, so a re-run can tell whether it counted.
     imports: tuple[str, ...] = ()
+    commitments: tuple[CommitmentChange, ...] = ()
     # Memo of what is read from `rollup`: its builder, figures and flows (the register is immutable).
     _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -257,6 +261,19 @@ class PositionRegister:
         if held is None:
             held = self._memo["commitment"] = money(self.commitment, self.currency)
         return held
+
+    @property
+    def commitment_history(self) -> tuple[CommitmentChange, ...]:
+        """The dated changes, oldest effective first (an undated commitment: effective from the
+        earliest date, `fundportal.domain.commitments.history_of`)."""
+        return history_of(self.commitment, self.commitments)
+
+    def commitment_on(self, on: date | None) -> Money | None:
+        """The commitment effective on `on` (None: the one effective today), as Money."""
+        if on is None:
+            return self.commitment_money
+        amount = commitment_as_of(self.commitment_history, on)
+        return None if amount is None else money(amount, self.currency)
 
     def figures(self) -> list[Figures]:
         """Figures per currency, by currency code (the register's own currency always among them);

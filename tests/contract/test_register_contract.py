@@ -188,3 +188,33 @@ def test_register_dates_are_the_entries(sample):
     flows = RegisterRepository().get("POSITION_1").builder().flows("USD")
     # calls negative, distributions positive, netted per date (DOC001: 2025-09-30, DOC002: 2025-12-31)
     assert flows == [(date(2025, 9, 30), Decimal(-425_000)), (date(2025, 12, 31), Decimal(-630_000))]
+
+
+def test_dated_commitment_history_reads_back_from_every_register_pattern(sample, django_assert_dynamodb_requests):
+    """The history rides in the projected Commitment attribute: the position index (INCLUDE), the
+    fund's and the investor's registers and the item itself all read it back, in one request each."""
+    from positions.services import commitment_set
+
+    commitment_set(
+        position_id="POSITION_1",
+        amount=Decimal(2_500_000),
+        effective_on=date(2025, 10, 15),
+        reason="Side letter",
+        expected_revision=1,
+        user="ann",
+    )
+    registers = RegisterRepository()
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        page = sample.positions.page("POSITION_1")
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        (by_investor,) = registers.investor_positions("INVESTOR_1")
+    fund = {r.position_id: r for r in registers.fund_positions("FUND_A")}
+    for register in (page.register, by_investor, fund["POSITION_1"], registers.get("POSITION_1", consistent=True)):
+        assert register is not None and register.commitment == Decimal(2_500_000)
+        assert [(c.effective_on, c.amount, c.reason, c.recorded_by) for c in register.commitments] == [
+            (date.min, Decimal(2_000_000), "", ""),
+            (date(2025, 10, 15), Decimal(2_500_000), "Side letter", "ann"),
+        ]
+        assert register.commitment_on(date(2025, 9, 30)).amount == Decimal(2_000_000)
+    assert fund["POSITION_2"].commitments == ()  # the other register is untouched
+    assert verify_positions().differences == []

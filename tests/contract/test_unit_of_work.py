@@ -164,4 +164,6 @@ def test_each_write_still_costs_the_same_requests(sample, token, django_assert_d
         services.document_create(document=Document("DOC009", as_of_date=date(2025, 9, 30)), user="u", token=token)
     revision = RegisterRepository().get("POSITION_1", consistent=True).revision
     with django_assert_dynamodb_requests(2, ["GetItem", "TransactWriteItems"]):
-        commitment_set(position_id="POSITION_1", amount=Decimal(2_100_000), expected_revision=revision, user="u")
+        commitment_set(
+            position_id="POSITION_1", amount=Decimal(2_100_000), reason="Top-up", expected_revision=revision, user="u"
+        )

@@ -150,12 +150,16 @@ def test_editor_changes_the_commitment_audited(sample, editor_client, analyst_cl
     form = editor_client.get("/positions/POSITION_1/commitment/")
     assert form.status_code == 200
     response = editor_client.post(
-        "/positions/POSITION_1/commitment/", {"commitment": "2500000", "expected_revision": "1"}
+        "/positions/POSITION_1/commitment/",
+        {"commitment": "2500000", "effective_on": "2025-10-15", "reason": "Side letter", "expected_revision": "1"},
     )
     assert response.status_code == 302
     assert "Commitment USD 2,500,000.00" in text(editor_client.get("/positions/POSITION_1/"))
     assert "% called 50.0 %" in text(editor_client.get("/positions/POSITION_1/"))
-    stale = editor_client.post("/positions/POSITION_1/commitment/", {"commitment": "1", "expected_revision": "1"})
+    stale = editor_client.post(
+        "/positions/POSITION_1/commitment/",
+        {"commitment": "1", "effective_on": "2025-10-16", "reason": "Typo", "expected_revision": "1"},
+    )
     assert stale.status_code == 409
     audit = call(
         "Query",

@@ -53,7 +53,13 @@ def valued(backend):
     record(Distribution, "DOCN2", 50_000)
     record(NetAssetValue, "DOCN2", 1_120_000)
     register = RegisterRepository().get("POSITION_N")
-    commitment_set(position_id="POSITION_N", amount=Decimal(1_000_000), expected_revision=register.revision, user="e")
+    commitment_set(
+        position_id="POSITION_N",
+        amount=Decimal(1_000_000),
+        reason="Subscription",
+        expected_revision=register.revision,
+        user="e",
+    )
     return backend
 
 

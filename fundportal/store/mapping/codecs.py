@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
+from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
 from fundportal.domain.model import jsonable
 
 
@@ -99,3 +100,52 @@ def audit_changes_out(changes: dict[str, Any] | None) -> dict[str, Any]:
 
 
 AUDIT_CHANGES = Codec(audit_changes_out, same)
+
+
+# --- the register's commitment and its dated history ------------------------------------------------
+# A number while the commitment has no dated history (as every register recorded before dated
+# commitments); once a dated change is recorded, a map {Current, History}: kept in the one
+# attribute the position index projects, so the position page reads the history in its Query.
+
+
+def commitment_out(value: tuple[Decimal | None, tuple[CommitmentChange, ...]]) -> Any:
+    current, history = value
+    if not history:
+        return current
+    return {"Current": current, "History": [_change_out(c) for c in history]}
+
+
+def commitment_in(value: Any) -> Decimal:
+    return Decimal(value["Current"]) if isinstance(value, dict) else value
+
+
+def commitment_history_in(value: Any) -> tuple[CommitmentChange, ...]:
+    """The dated history held in a Commitment attribute (none in a plain number)."""
+    if not isinstance(value, dict):
+        return ()
+    return tuple(_change_in(c) for c in value.get("History") or ())
+
+
+def _change_out(change: CommitmentChange) -> dict[str, Any]:
+    kept = {
+        "EffectiveOn": "" if change.undated else change.effective_on.isoformat(),
+        "Amount": change.amount,
+        "Reason": change.reason,
+        "RecordedAt": iso(change.recorded_at) or "",
+        "RecordedBy": change.recorded_by,
+    }
+    return kept
+
+
+def _change_in(value: dict[str, Any]) -> CommitmentChange:
+    on, at = value.get("EffectiveOn"), value.get("RecordedAt")
+    return CommitmentChange(
+        effective_on=date.fromisoformat(on) if on else EARLIEST_EFFECTIVE,
+        amount=Decimal(value["Amount"]),
+        reason=value.get("Reason") or "",
+        recorded_at=datetime.fromisoformat(at) if at else None,
+        recorded_by=value.get("RecordedBy") or "",
+    )
+
+
+COMMITMENT = Codec(commitment_out, commitment_in)

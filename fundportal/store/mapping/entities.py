@@ -26,7 +26,20 @@ from fundportal.domain.model import (
 
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TTL_ATTRIBUTE
 from . import keys
-from .codecs import AUDIT_CHANGES, DATE, DATETIME, INTEGER, MARKERS, NUMBER, OPTIONAL_TEXT, ROLLUP, TEXT, Codec
+from .codecs import (
+    AUDIT_CHANGES,
+    COMMITMENT,
+    DATE,
+    DATETIME,
+    INTEGER,
+    MARKERS,
+    NUMBER,
+    OPTIONAL_TEXT,
+    ROLLUP,
+    TEXT,
+    Codec,
+    commitment_history_in,
+)
 from .companions import (
     FundCatalogEntry,
     MonthCatalogEntry,
@@ -268,6 +281,11 @@ AUDIT = EntityMap(
 
 # --- position register ------------------------------------------------------------------------------------
 
+
+def _read_commitment_history(item: dict[str, Any], values: dict[str, Any]) -> None:
+    values["commitments"] = commitment_history_in(item.get("Commitment"))
+
+
 REGISTER = EntityMap(
     PositionRegister,
     REGISTER_TYPE,
@@ -277,13 +295,15 @@ REGISTER = EntityMap(
         Attribute("fund_id", "FundId", TEXT, ""),
         Attribute("investor_id", "InvestorId", TEXT, ""),
         Attribute("currency", "Currency", TEXT, "USD"),
-        Attribute("commitment", "Commitment", NUMBER),
+        # The commitment effective today, and its dated history when one is recorded (codecs).
+        Attribute("commitment", "Commitment", COMMITMENT, value=lambda r: (r.commitment, r.commitments)),
         Attribute("revision", "Revision", INTEGER, 0),
         Attribute("rollup", "Rollup", ROLLUP),
         Attribute("updated_at", "UpdatedAt", DATETIME),
         Attribute("updated_by", "UpdatedBy", OPTIONAL_TEXT, ""),
         Attribute("imports", "Imports", MARKERS, ()),
     ),
+    read_keys=_read_commitment_history,
     indexes={
         # The fund page (entity index), first in the position page (position index), the
         # investor page (investor index).
