@@ -21,19 +21,27 @@ def resolve_scope(user: Any) -> AccessScope:
     permission, the global edit permission (edit on every covered fund), and investor links."""
     if user is None or not user.is_authenticated or not user.is_active:
         return AccessScope.nothing()
-    rows = list(
-        FundCoverage.objects.filter(Q(user=user) | Q(group__in=user.groups.all())).values_list(
-            "fund_id", "can_edit", "can_approve"
+    all_funds = user.has_perm(ALL_FUNDS_PERMISSION)
+    edit_everywhere = user.has_perm(EDIT_PERMISSION)
+    approve_everywhere = user.has_perm(APPROVE_PERMISSION)
+    rows: list[tuple[str, bool, bool]] = []
+    if not (all_funds and edit_everywhere and approve_everywhere):  # else no row can add a right
+        rows = list(
+            FundCoverage.objects.filter(Q(user=user) | Q(group__in=user.groups.all())).values_list(
+                "fund_id", "can_edit", "can_approve"
+            )
         )
-    )
     return AccessScope(
-        all_funds=user.has_perm(ALL_FUNDS_PERMISSION),
+        all_funds=all_funds,
         funds=frozenset(fund for fund, _, _ in rows),
         edit_funds=frozenset(fund for fund, edit, _ in rows if edit),
         approve_funds=frozenset(fund for fund, _, approve in rows if approve),
-        edit_everywhere=user.has_perm(EDIT_PERMISSION),
-        approve_everywhere=user.has_perm(APPROVE_PERMISSION),
-        investors=frozenset(InvestorLink.objects.filter(user=user).values_list("investor_id", flat=True)),
+        edit_everywhere=edit_everywhere,
+        approve_everywhere=approve_everywhere,
+        # Investor links only narrow a scope that covers no fund (the LP view): none for all funds.
+        investors=frozenset()
+        if all_funds
+        else frozenset(InvestorLink.objects.filter(user=user).values_list("investor_id", flat=True)),
     )
 
 
