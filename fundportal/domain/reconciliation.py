@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from itertools import pairwise
@@ -37,7 +37,7 @@ from typing import Protocol
 
 from moneyed import Money
 
-from .entries import aware, counts
+from .entries import EntryLike, aware, counts
 from .figures import Figures
 from .kinds import Kind
 from .money import known_money, money, zero
@@ -82,29 +82,14 @@ class Flag:
         return tuple(i for i in (self.document_id, self.position_id) if i)
 
 
-class HeldEntry(Protocol):
-    """What the rules read from a position entry (`fundportal.domain.model.PositionEntry`)."""
+class HeldEntry(EntryLike, Protocol):
+    """What the rules read from a position entry (`fundportal.domain.model.PositionEntry`): what
+    the figures read, and whose it is."""
 
-    @property
-    def kind(self) -> Kind: ...
-    @property
-    def amount(self) -> Decimal: ...
-    @property
-    def currency(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def document_id(self) -> str: ...
     @property
     def position_id(self) -> str: ...
     @property
     def fund_id(self) -> str: ...
-    @property
-    def as_of_date(self) -> date | None: ...
-    @property
-    def updated_at(self) -> datetime | None: ...
-    @property
-    def flow_date(self) -> date | None: ...
 
 
 def _minus(a: Money, b: Money) -> Money:
