@@ -15,11 +15,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import boto3
 from botocore.config import Config
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+RetryMode = Literal["legacy", "standard", "adaptive"]
+RETRY_MODES: tuple[RetryMode, ...] = ("legacy", "standard", "adaptive")
 
 
 @dataclass(frozen=True)
@@ -31,7 +35,7 @@ class ClientSettings:
     connect_timeout: float
     read_timeout: float
     max_pool_connections: int
-    retry_mode: str = "standard"
+    retry_mode: RetryMode = "standard"
 
     @classmethod
     def from_django(cls) -> ClientSettings:
@@ -63,23 +67,31 @@ class ClientSettings:
 
 ClientCustomizer = Callable[[Any], None]
 
-_retry_mode: ContextVar[str | None] = ContextVar("dynamodb_retry_mode", default=None)
+_retry_mode: ContextVar[RetryMode | None] = ContextVar("dynamodb_retry_mode", default=None)
+
+
+def _as_retry_mode(value: str) -> RetryMode:
+    for mode in RETRY_MODES:
+        if mode == value:
+            return mode
+    raise ImproperlyConfigured(f"DYNAMODB_JOB_RETRY_MODE must be one of {', '.join(RETRY_MODES)}, not {value!r}")
 
 
 @contextmanager
 def paced() -> Iterator[None]:
     """Requests inside the block use the jobs' retry mode (`adaptive`: paced by a client-side
     token bucket that fills at the rate DynamoDB accepts)."""
-    token = _retry_mode.set(str(getattr(settings, "DYNAMODB_JOB_RETRY_MODE", "adaptive")))
+    token = _retry_mode.set(_as_retry_mode(str(getattr(settings, "DYNAMODB_JOB_RETRY_MODE", "adaptive"))))
     try:
         yield
     finally:
         _retry_mode.reset(token)
 
 
-def retry_mode() -> str:
+def retry_mode() -> RetryMode:
     """The retry mode of the clients made here now."""
     return ClientSettings.from_django().retry_mode
+
 
 _lock = threading.Lock()
 _clients: dict[ClientSettings, Any] = {}
