@@ -37,9 +37,12 @@ MAX_ERRORS_KEPT = 200  # a refused file's first errors, as shown on its page
 
 
 def enqueue(*, checksum: str, filename: str, user: str) -> ImportJob:
-    """The job importing this upload: the one already queued or running for the same file (a
-    double click, a second confirm) or a new one, enqueued."""
-    active = ImportJob.objects.filter(checksum=checksum, state__in=[ImportJob.State.QUEUED, ImportJob.State.RUNNING])
+    """The job importing this upload: the user's own one already queued or running for the same
+    file (a double click, a second confirm) or a new one, enqueued. Another user's confirm of the
+    same file gets a job of its own: it ends "already imported by ..." (or lands it first)."""
+    active = ImportJob.objects.filter(
+        checksum=checksum, user=user, state__in=[ImportJob.State.QUEUED, ImportJob.State.RUNNING]
+    )
     for job in active:
         if not job.stale():
             return job

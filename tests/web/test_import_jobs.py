@@ -109,6 +109,16 @@ def test_confirming_a_file_whose_job_is_under_way_shows_that_job(backend, editor
     assert again.url == f"/documents/import/jobs/{under_way.pk}/" and ImportJob.objects.count() == 1
 
 
+def test_another_users_confirm_of_the_same_file_gets_a_job_of_its_own(backend, editor, django_user_model):
+    data = csv_bytes(notice_rows(1))
+    checksum = _confirm_preview_only(editor, data)
+    ImportJob.objects.create(checksum=checksum, filename="n.csv", user="importer", state="running")
+    other = signed_in_editor(django_user_model, "second-importer")
+    confirmed = other.post("/documents/import/confirm/", {"checksum": checksum, "filename": "n.csv"})
+    mine = ImportJob.objects.get(user="second-importer")
+    assert confirmed.url == f"/documents/import/jobs/{mine.pk}/" and other.get(confirmed.url).status_code == 200
+
+
 def _confirm_preview_only(client: Client, data: bytes) -> str:
     preview = client.post("/documents/import/", {"file": SimpleUploadedFile("n.csv", data)})
     assert preview.status_code == 200
