@@ -75,10 +75,10 @@ class ImportJob(models.Model):
         return int(100 * self.rows_written / self.rows_total) if self.rows_total else 0
 
     def stale(self, now: datetime | None = None) -> bool:
-        """Unfinished and not heard from for longer than a worker reports: its worker is gone
-        (killed, restarted), so it may be run again."""
+        """Writing and not heard from for longer than a worker reports: its worker is gone
+        (killed, restarted), so it may be run again. (A queued job waits for a free worker.)"""
         limit = timedelta(seconds=settings.IMPORT_JOB_STALE_SECONDS)
-        return not self.finished and (now or timezone.now()) - self.heard_at > limit
+        return self.state == self.State.RUNNING and (now or timezone.now()) - self.heard_at > limit
 
     def status(self, now: datetime | None = None) -> dict[str, object]:
         """What the progress page and its JSON endpoint show."""

@@ -203,3 +203,12 @@ def test_a_stopped_job_is_offered_again_and_a_finished_one_is_not_run_twice(back
     jobs.run_import_job.call(str(job.pk))  # a second delivery of the same task
     job.refresh_from_db()
     assert job.attempts == 1 and job.state == "done"
+
+
+def test_only_a_writing_job_not_heard_from_is_offered_again():
+    long_ago = timezone.now() - timedelta(hours=1)
+    waiting = ImportJob(checksum="c" * 64, filename="n.csv", user="importer", heard_at=long_ago)
+    writing_job = ImportJob(checksum="c" * 64, filename="n.csv", user="importer", state="running", heard_at=long_ago)
+    recent = ImportJob(checksum="c" * 64, filename="n.csv", user="importer", state="running")
+    assert not waiting.stale()  # queued: waits for a free worker, running it again would not help
+    assert writing_job.stale() and not recent.stale()
