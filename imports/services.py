@@ -132,6 +132,7 @@ def import_prepare(
         prepared.registers = repository.registers(_ids(rows, "position_id", "position id"), workers=READ_WORKERS)
         prepared.validation = validate(rows, _known(rows, prepared.registers, repository), import_token(checksum))
         _refuse_outside(prepared.validation, scope)
+        _refuse_unpublishable(prepared, repository)
     return prepared
 
 
@@ -262,14 +263,20 @@ def _write(
         ExistingWriter(repository, stamp, registers).write_all(existing, workers, progress)
 
 
-def _publish(
-    prepared: Prepared, validation: Validation, stamp: Stamp, run: ImportRun, user: str, repository: ImportRepository
+def _stage_publishing(
+    uow: UnitOfWork, prepared: Prepared, validation: Validation, stamp: Stamp, run: ImportRun, user: str
 ) -> None:
-    """The new documents, one audit item per document, the import record and the run marked
-    published, in one transaction; a concurrent run of the same file may have done it first."""
+    """The publishing transaction's actions: the new documents, one audit item per document, the
+    import record and the run marked published."""
     at = datetime.now(stamp.at.tzinfo)
-    audits = [
-        AuditEntry(
+    for plan in validation.plans:
+        if plan.is_new:  # with its companions: its month listed, its id and fund's found by search
+            document = replace(plan.document, updated_at=stamp.at, updated_by=stamp.by)
+            uow.put(document, expect=NEW, name="document", stamped=True, companions=True)
+        else:
+            uow.check(plan.document, EXISTS, name="document")
+    for plan in validation.plans:
+        audit = AuditEntry(
             plan.document.document_id,
             at,
             user,
@@ -278,28 +285,52 @@ def _publish(
             {"file": [None, prepared.filename], "rows": [None, plan.rows], "checksum": [None, prepared.checksum]},
             request_token(stamp.token, "audit", plan.document.document_id, at.isoformat()),
         )
-        for plan in validation.plans
-    ]
-    record = ImportRecord(
-        prepared.checksum,
-        prepared.filename,
-        len(prepared.rows),
-        [plan.document.document_id for plan in validation.plans],
-        stamp.at,
-        user,
-    )
-    new = [replace(p.document, updated_at=stamp.at, updated_by=stamp.by) for p in validation.plans if p.is_new]
-    existing = [p.document for p in validation.plans if not p.is_new]
+        uow.put(audit, expect=NEW, name="audit")
+    documents = [plan.document.document_id for plan in validation.plans]
+    record = ImportRecord(prepared.checksum, prepared.filename, len(prepared.rows), documents, stamp.at, user)
+    uow.put(record, expect=NEW, name="import record")
+    uow.put(replace(run, published=True), name="import run")
+
+
+def publishing_items(prepared: Prepared, repository: ImportRepository) -> int:
+    """How many items publishing this (valid) file writes in its one transaction: staged on a
+    unit of work that is never committed (nothing is read nor written)."""
+    validation = prepared.validation
+    assert validation is not None
+    token, marker = import_token(prepared.checksum), import_marker(prepared.checksum)
+    stamp = Stamp(token, marker, utcnow(), "preview")
+    run = ImportRun(marker, prepared.checksum, stamp.at, stamp.by, ())
+    with stamp.unit_of_work(repository) as uow:
+        _stage_publishing(uow, prepared, validation, stamp, run, stamp.by)
+        return len(uow.actions)
+
+
+def _refuse_unpublishable(prepared: Prepared, repository: ImportRepository) -> None:
+    """A file whose publishing transaction would exceed DynamoDB's limit is refused in the
+    preview, before anything is written (it could never be published: every re-run would stop
+    at the same place)."""
+    validation = prepared.validation
+    if validation is None or not validation.ok:
+        return
+    items = publishing_items(prepared, repository)
+    if items > MAX_TRANSACTION_ITEMS:
+        new = sum(1 for plan in validation.plans if plan.is_new)
+        reason = (
+            f"This file cannot be published: publishing needs {items} items; a transaction holds "
+            f"{MAX_TRANSACTION_ITEMS} ({len(validation.plans)} documents, {new} of them new, each new one "
+            "with its month listing and search items). Split it into smaller files."
+        )
+        validation.file_errors.append(RowError(0, "document_id", reason))
+
+
+def _publish(
+    prepared: Prepared, validation: Validation, stamp: Stamp, run: ImportRun, user: str, repository: ImportRepository
+) -> None:
+    """The publishing transaction (`_stage_publishing`); a concurrent run of the same file may
+    have done it first. The preview refused a file whose transaction would be too large."""
     try:
         with stamp.unit_of_work(repository) as uow:
-            for document in new:  # with its companions: its month listed, its id and fund's found by search
-                uow.put(document, expect=NEW, name="document", stamped=True, companions=True)
-            for document in existing:
-                uow.check(document, EXISTS, name="document")
-            for audit in audits:
-                uow.put(audit, expect=NEW, name="audit")
-            uow.put(record, expect=NEW, name="import record")
-            uow.put(replace(run, published=True), name="import run")
+            _stage_publishing(uow, prepared, validation, stamp, run, user)
             if len(uow.actions) > MAX_TRANSACTION_ITEMS:
                 raise ValueError(
                     f"publishing needs {len(uow.actions)} items; a transaction holds {MAX_TRANSACTION_ITEMS}"

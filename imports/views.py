@@ -3,39 +3,34 @@
 The uploaded file is kept in the shared upload storage (`STORAGES["imports"]`: a directory
 locally, an S3 bucket across machines) named by its sha256, so the confirm may reach any worker
 or machine (the confirm form carries only the checksum and the file name); confirming reads it
-back, checks the checksum, validates again against the table as it is now, writes, and deletes
-it. Editors only (403 before anything is read or written for everyone else)."""
+back, checks the checksum and enqueues a background job (`imports.jobs`) that validates it again
+against the table as it is then, writes it and deletes it; the confirm answers at once with the
+job's progress page. Editors only (403 before anything is read or written for everyone else)."""
 
 from __future__ import annotations
 
 import re
+import uuid
 from pathlib import Path
 
 from django import forms
 from django.contrib import messages
 from django.core.files.base import ContentFile
-from django.core.files.storage import Storage, storages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
-from fundportal.messages import describe
 from fundportal.web.mixins import EditorRequiredMixin, ScopedMixin
 
-from . import samples
+from . import jobs, samples
+from .models import ImportJob
 from .reader import MAX_BYTES, FileError, kind_of
-from .services import (
-    AlreadyImported,
-    ImportConflict,
-    ImportUnfinished,
-    Prepared,
-    checksum_of,
-    import_apply,
-    import_prepare,
-)
+from .services import Prepared, checksum_of, import_prepare
+from .uploads import discard, read_stored, stored_name, upload_storage
 
 _CHECKSUM = re.compile(r"[0-9a-f]{64}")
 _NAME = re.compile(r"[^A-Za-z0-9_.\- ]")
+REFRESH_SECONDS = 2  # the progress page reloads itself this often until the job is finished
 
 
 class UploadForm(forms.Form):
@@ -65,27 +60,6 @@ class ConfirmForm(forms.Form):
         return name
 
 
-def upload_storage() -> Storage:
-    """Where uploads wait for their confirm: one storage every server process shares."""
-    return storages["imports"]
-
-
-def _stored_name(checksum: str, filename: str) -> str:
-    return f"{checksum}.{kind_of(filename)}"
-
-
-def _read_stored(name: str) -> bytes | None:
-    """The stored upload's bytes, or None when it is not (or no longer) there."""
-    storage = upload_storage()
-    try:
-        if not storage.exists(name):
-            return None
-        with storage.open(name, "rb") as stored:
-            return stored.read()
-    except OSError:
-        return None
-
-
 def _safe_name(filename: str) -> str:
     """The uploaded file's own name, as shown and audited (path parts and odd characters dropped)."""
     name = Path(filename).name
@@ -108,7 +82,7 @@ class ImportView(EditorRequiredMixin, View):
         checksum = checksum_of(data)
         prepared = import_prepare(data=data, filename=filename, scope=self.scope)
         if prepared.ok:
-            upload_storage().save(_stored_name(checksum, filename), ContentFile(data))
+            upload_storage().save(stored_name(checksum, filename), ContentFile(data))
         return preview(request, prepared)
 
 
@@ -127,44 +101,58 @@ def preview(request: HttpRequest, prepared: Prepared) -> HttpResponse:
 
 
 class ConfirmView(EditorRequiredMixin, View):
+    """Enqueues the import job and answers at once with its progress page; the job validates the
+    upload again against the table as it is then and writes it (`imports.jobs`)."""
+
     def post(self, request: HttpRequest) -> HttpResponse:
         form = ConfirmForm(request.POST)
         if not form.is_valid():
             messages.error(request, "The import form was incomplete; upload the file again.")
             return redirect("documents:imports:upload")
         checksum, filename = form.cleaned_data["checksum"], form.cleaned_data["filename"]
-        name = _stored_name(checksum, filename)
-        data = _read_stored(name)
+        name = stored_name(checksum, filename)
+        data = read_stored(name)
         if data is None:
             messages.error(request, "The uploaded file is no longer here; upload it again.")
             return redirect("documents:imports:upload")
         if checksum_of(data) != checksum:
-            upload_storage().delete(name)  # a damaged copy: the next upload stores it afresh
+            discard(name)  # a damaged copy: the next upload stores it afresh
             messages.error(request, "The uploaded file changed; upload it again.")
             return redirect("documents:imports:upload")
-        # Validated again: the table (and the user's coverage) may have moved.
-        prepared = import_prepare(data=data, filename=filename, scope=self.scope)
-        if not prepared.ok:
-            return preview(request, prepared)
-        try:
-            result = import_apply(prepared=prepared, user=request.user.get_username())
-        except ImportConflict as error:
-            messages.error(request, describe(error))
-            return preview(request, import_prepare(data=data, filename=filename, scope=self.scope))
-        except ImportUnfinished as error:  # the upload stays: confirming again finishes it
-            messages.error(request, describe(error))
-            return preview(request, prepared)
-        except AlreadyImported as error:  # another confirm of the same file published it first
-            upload_storage().delete(name)
-            messages.warning(request, describe(error))
-            return redirect("documents:detail", document_id=error.documents[0])
-        upload_storage().delete(name)
-        messages.success(
-            request,
-            f"Imported {result.rows} rows from {filename} into {', '.join(result.documents)} "
-            f"({result.written} written, {result.already} already in).",
-        )
-        return redirect("documents:detail", document_id=result.documents[0])
+        job = jobs.enqueue(checksum=checksum, filename=filename, user=request.user.get_username())
+        return redirect("documents:imports:job", job_id=job.pk)
+
+
+class JobMixin(EditorRequiredMixin):
+    """A job of the signed-in user (anyone else's is a 404)."""
+
+    def get_job(self, job_id: uuid.UUID) -> ImportJob:
+        return get_object_or_404(ImportJob, pk=job_id, user=self.request.user.get_username())
+
+
+class JobView(JobMixin, View):
+    """The job's progress: rows written, rate, time left, errors; refreshes itself until done."""
+
+    def get(self, request: HttpRequest, job_id: uuid.UUID) -> HttpResponse:
+        job = self.get_job(job_id)
+        context = {"job": job, "status": job.status(), "refresh": REFRESH_SECONDS}
+        return render(request, "imports/job.html", context)
+
+    def post(self, request: HttpRequest, job_id: uuid.UUID) -> HttpResponse:
+        """Run again a job that stopped or whose worker went away."""
+        job = self.get_job(job_id)
+        if job.state == ImportJob.State.FAILED or job.stale():
+            jobs.run_again(job)
+        return redirect("documents:imports:job", job_id=job.pk)
+
+
+class JobStatusView(JobMixin, View):
+    """The job's progress as JSON (what the page shows), for scripts and pollers."""
+
+    def get(self, request: HttpRequest, job_id: uuid.UUID) -> JsonResponse:
+        response = JsonResponse(self.get_job(job_id).status())
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 class TemplateDownloadView(ScopedMixin, View):

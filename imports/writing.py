@@ -143,7 +143,7 @@ class RegisterPhase:
             return 0
 
         parallel(land, groups, workers, progress)
-        parallel(registers, groups, workers, None)
+        parallel(registers, groups, workers, progress)  # 0 rows a group: a sign of life for the job
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make run: DynamoDB Local (data on disk under var/dynamodb), Django's database, the table,
-# the seed sample when empty, an account to sign in with, static files, gunicorn on
-# 127.0.0.1:$PORT (default 8000). Ctrl-C stops everything it started.
+# the seed sample when empty, an account to sign in with, static files, the background job
+# worker (web imports), gunicorn on 127.0.0.1:$PORT (default 8000). Ctrl-C stops everything it
+# started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -48,6 +49,10 @@ $PY manage.py seed_demo --sample --if-empty
 $PY manage.py verify_positions --repair -v 0 || echo "warning: verify_positions found differences it could not repair (see above)" >&2
 $PY manage.py ensure_analyst
 $PY manage.py collectstatic --noinput --verbosity 0
+
+# The worker that runs web imports (queued in Django's database by the confirm page).
+$PY manage.py db_worker &
+pids+=($!)
 
 echo "Serving on http://127.0.0.1:$PORT/ (Ctrl-C stops)"
 .venv/bin/gunicorn fundportal.wsgi --bind "127.0.0.1:$PORT" --workers 2 --timeout "$TIMEOUT" --access-logfile - &

@@ -5,8 +5,10 @@ The role of a call is the entry point it came through, the outermost one winning
 that would run it in production):
 - web: a request served by Django's handler (the test client, the live server of browser tests);
 - operator: a management command (`call_command`, `manage.py`);
-- worker: the import writing path (`imports.services.import_apply`) called outside the other two,
-  as a background import job would.
+- worker: a background import job (`imports.jobs.ImportJobRun.run`), whatever enqueued it: in
+  tests the immediate backend runs it inside the confirm's request, in production a `db_worker`
+  process does, so the job is a boundary that starts its own role; and the import writing path
+  (`imports.services.import_apply`) called outside the other entry points.
 Calls made by tests directly on repositories or fixtures are nobody's and are not recorded.
 """
 
@@ -31,9 +33,10 @@ part_calls: dict[Role, dict[str, str]] = defaultdict(dict)
 
 
 @contextmanager
-def acting_as(role: Role, where: str) -> Iterator[None]:
-    """Record the DynamoDB calls made inside the block as `role`'s (unless a role is already acting)."""
-    if _role.get() is not None:
+def acting_as(role: Role, where: str, *, boundary: bool = False) -> Iterator[None]:
+    """Record the DynamoDB calls made inside the block as `role`'s (unless a role is already
+    acting and the block is no `boundary`: another process's entry point, such as a job)."""
+    if _role.get() is not None and not boundary:
         yield
         return
     token = _role.set(role)
@@ -68,14 +71,14 @@ def violations() -> list[str]:
     return lines
 
 
-def _wrap(owner: Any, name: str, role: Role, where: Callable[..., str]) -> None:
+def _wrap(owner: Any, name: str, role: Role, where: Callable[..., str], *, boundary: bool = False) -> None:
     original = getattr(owner, name)
     if getattr(original, "_iam_recording", False):
         return
 
     @functools.wraps(original)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with acting_as(role, where(*args, **kwargs)):
+        with acting_as(role, where(*args, **kwargs), boundary=boundary):
             return original(*args, **kwargs)
 
     wrapper._iam_recording = True  # type: ignore[attr-defined]
@@ -83,15 +86,17 @@ def _wrap(owner: Any, name: str, role: Role, where: Callable[..., str]) -> None:
 
 
 def install() -> None:
-    """Tag the three entry points (idempotent)."""
+    """Tag the entry points (idempotent)."""
     from django.core.handlers.base import BaseHandler
     from django.core.management.base import BaseCommand
 
+    import imports.jobs
     import imports.services
 
     _wrap(BaseHandler, "get_response", Role.WEB, lambda handler, request: f"{request.method} {request.path}")
     _wrap(BaseCommand, "execute", Role.OPERATOR, lambda command, *a, **k: f"command {type(command).__module__}")
     _wrap(imports.services, "import_apply", Role.WORKER, lambda *a, **k: "imports.services.import_apply")
+    _wrap(imports.jobs.ImportJobRun, "run", Role.WORKER, lambda run: f"import job {run.job.filename}", boundary=True)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -27,6 +27,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "axes",  # login throttling
     "csp",  # Content-Security-Policy header
+    "django_tasks",  # background jobs (Django's tasks API, backported)
+    "django_tasks_db",  # the jobs' queue in Django's database, shared by every worker
     "fundportal",
     "fundportal.access",  # fund coverage: who may see and change which fund
     "fundportal.perf",  # speed tricks, each behind its setting (FUNDPORTAL_SPEED_TRICKS=off: none)
@@ -112,6 +114,13 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # (`manage.py createcachetable`, run by `make run`), Redis or Memcached in production via
 # DJANGO_CACHE_URL (e.g. redis://cache:6379/1, pymemcache://cache:11211).
 CACHES = {"default": env.cache("DJANGO_CACHE_URL", default="dbcache://fundportal_cache")}
+
+# Background jobs (web imports): queued in Django's database, run by `manage.py db_worker`
+# processes (scripts/run.sh starts one; production runs it as its own service).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A running import job not heard from for this many seconds has lost its worker: its page offers
+# to run it again (a re-run finishes it to the same final state).
+IMPORT_JOB_STALE_SECONDS = env.int("DJANGO_IMPORT_JOB_STALE_SECONDS", default=120)
 
 # Speed tricks (fundportal/perf/), each behind its own setting and installed by PerfConfig.ready();
 # FUNDPORTAL_SPEED_TRICKS=off turns every one off (plain Django + boto3).
@@ -234,6 +243,9 @@ DYNAMODB_MAX_ATTEMPTS = env.int("DYNAMODB_MAX_ATTEMPTS", default=4)
 DYNAMODB_CONNECT_TIMEOUT = env.float("DYNAMODB_CONNECT_TIMEOUT", default=1.0)
 DYNAMODB_READ_TIMEOUT = env.float("DYNAMODB_READ_TIMEOUT", default=3.0)
 DYNAMODB_MAX_POOL_CONNECTIONS = env.int("DYNAMODB_MAX_POOL_CONNECTIONS", default=32)
+# Background import jobs write with this botocore retry mode (`adaptive`: a client-side token
+# bucket paces the writes to what the table accepts once it starts throttling).
+DYNAMODB_JOB_RETRY_MODE = env("DYNAMODB_JOB_RETRY_MODE", default="adaptive")
 # Show the "DynamoDB: N requests" footer to staff (always shown when DEBUG).
 DYNAMODB_FOOTER = env.bool("DYNAMODB_FOOTER", default=True)
 # Seconds all DynamoDB calls of one request may take together (fundportal/store/budget.py);

@@ -24,3 +24,6 @@ ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 # Tests need no cache table: one process, local memory (tests/web/test_shared_state.py runs
 # gunicorn with the local settings and a shared database cache).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Import jobs run inside the request that enqueues them (one test runs a real db_worker).
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -2,18 +2,28 @@
 
 Requests are made by `gateway.call`, never here. Optional parts (e.g. `fundportal.perf`'s fast
 Query parse) adjust each new client through `add_client_customizer`, on botocore's public API.
+
+Background jobs write `paced()`: inside the block every client is made with botocore's
+`adaptive` retry mode (`DYNAMODB_JOB_RETRY_MODE`), whose client-side token bucket slows the
+requests down as soon as DynamoDB throttles them, instead of retrying at full speed.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import boto3
 from botocore.config import Config
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+RetryMode = Literal["legacy", "standard", "adaptive"]
+RETRY_MODES: tuple[RetryMode, ...] = ("legacy", "standard", "adaptive")
 
 
 @dataclass(frozen=True)
@@ -25,6 +35,7 @@ class ClientSettings:
     connect_timeout: float
     read_timeout: float
     max_pool_connections: int
+    retry_mode: RetryMode = "standard"
 
     @classmethod
     def from_django(cls) -> ClientSettings:
@@ -36,12 +47,13 @@ class ClientSettings:
             connect_timeout=getattr(settings, "DYNAMODB_CONNECT_TIMEOUT", 1.0),
             read_timeout=getattr(settings, "DYNAMODB_READ_TIMEOUT", 3.0),
             max_pool_connections=int(getattr(settings, "DYNAMODB_MAX_POOL_CONNECTIONS", 32)),
+            retry_mode=_retry_mode.get() or "standard",
         )
 
     def botocore_config(self) -> Config:
         return Config(
             # total_max_attempts counts the first try; botocore's "max_attempts" would count retries only.
-            retries={"mode": "standard", "total_max_attempts": self.max_attempts},
+            retries={"mode": self.retry_mode, "total_max_attempts": self.max_attempts},
             connect_timeout=self.connect_timeout,
             read_timeout=self.read_timeout,
             max_pool_connections=self.max_pool_connections,
@@ -54,6 +66,32 @@ class ClientSettings:
 
 
 ClientCustomizer = Callable[[Any], None]
+
+_retry_mode: ContextVar[RetryMode | None] = ContextVar("dynamodb_retry_mode", default=None)
+
+
+def _as_retry_mode(value: str) -> RetryMode:
+    for mode in RETRY_MODES:
+        if mode == value:
+            return mode
+    raise ImproperlyConfigured(f"DYNAMODB_JOB_RETRY_MODE must be one of {', '.join(RETRY_MODES)}, not {value!r}")
+
+
+@contextmanager
+def paced() -> Iterator[None]:
+    """Requests inside the block use the jobs' retry mode (`adaptive`: paced by a client-side
+    token bucket that fills at the rate DynamoDB accepts)."""
+    token = _retry_mode.set(_as_retry_mode(str(getattr(settings, "DYNAMODB_JOB_RETRY_MODE", "adaptive"))))
+    try:
+        yield
+    finally:
+        _retry_mode.reset(token)
+
+
+def retry_mode() -> RetryMode:
+    """The retry mode of the clients made here now."""
+    return ClientSettings.from_django().retry_mode
+
 
 _lock = threading.Lock()
 _clients: dict[ClientSettings, Any] = {}

@@ -97,6 +97,17 @@ def collect(*, keys: bool = False) -> Iterator[Collector]:
         _current.reset(token)
 
 
+@contextmanager
+def detached() -> Iterator[None]:
+    """Calls inside the block are nobody else's: the collectors of the enclosing blocks do not
+    see them (a background job run in the process that enqueued it is not that page's cost)."""
+    token = _current.set(())
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
 def wants_touches() -> bool:
     """Whether a collector of the current context records the partitions touched."""
     return any(collector.keys for collector in _current.get())

@@ -1,7 +1,8 @@
 """The DynamoDB operations each deployed role's code calls, declared once.
 
-Three roles run the portal's code: `web` (gunicorn serving pages, the admin and the web import),
-`worker` (the import writing path run outside a page) and `operator` (management commands run
+Three roles run the portal's code: `web` (gunicorn serving pages, the admin, the web import's
+preview and its job's progress page), `worker` (`manage.py db_worker`: the background import
+jobs, which write the files) and `operator` (management commands run
 from the shell: create_table, seed_demo, import_notice, backfill_indexes, verify_positions...).
 The IAM policy of each role is generated from this declaration (`fundportal.ops.iam`, printed by
 `manage.py iam_policy`, embedded in `export_table_definition`), and the test suite records the
@@ -65,14 +66,15 @@ GRANTS: dict[Role, RoleGrant] = {
     for grant in (
         RoleGrant(
             Role.WEB,
-            "gunicorn: pages, edits, the admin dashboard, /healthz and the web import (which writes "
-            "the entries of new documents by BatchWriteItem inside the request)",
-            READS | {"DescribeTable", "BatchWriteItem"},
+            "gunicorn: pages, edits, the admin dashboard, /healthz and the web import's preview "
+            "(the import itself is a background job: the worker writes it)",
+            READS | {"DescribeTable"},
             TRANSACTIONAL_WRITES,
         ),
         RoleGrant(
             Role.WORKER,
-            "the import writing path run outside a page (a background import job)",
+            "manage.py db_worker: background import jobs (validate again, BatchWriteItem the "
+            "entries of new documents, transactions for registers and publishing)",
             READS | {"BatchWriteItem"},
             TRANSACTIONAL_WRITES,
         ),

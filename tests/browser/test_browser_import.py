@@ -1,5 +1,6 @@
 """A real browser: an editor uploads a notice, reads the preview (every row and the
-totals), confirms, and lands on the new document; then downloads its XLSX export.
+totals), confirms, follows the import job's progress page to the new document; then downloads
+its XLSX export. (The tests' immediate task backend has finished the job when its page opens.)
 
 Headless Debian chromium via Playwright (`browser_page`) against the live server on DynamoDB Local.
 """
@@ -7,6 +8,7 @@ Headless Debian chromium via Playwright (`browser_page`) against the live server
 from __future__ import annotations
 
 import io
+import re
 
 import openpyxl
 import pytest
@@ -35,8 +37,14 @@ def test_upload_preview_confirm(local_backend, accounts, live_server, browser_pa
     expect(page.get_by_test_id("import-summary")).to_contain_text("new document, 9 entries to write")
     page.get_by_role("button", name="Import 9 entries").click()
 
+    page.wait_for_url(re.compile(r".*/documents/import/jobs/[0-9a-f-]+/$"))
+    expect(page.get_by_test_id("import-job")).to_have_attribute("data-state", "done")
+    expect(page.get_by_test_id("import-job-rows")).to_contain_text("9 of 9 (100 %)")
+    expect(page.get_by_test_id("import-job-message")).to_contain_text(
+        "Imported 9 rows from q1-notice.csv into NOTICE_1"
+    )
+    page.get_by_role("link", name="NOTICE_1").click()
     page.wait_for_url(f"{base}/documents/NOTICE_1/")
-    expect(page.locator(".messages")).to_contain_text("Imported 9 rows from q1-notice.csv into NOTICE_1")
     expect(page.locator("tr[data-position]")).to_have_count(3)
 
     with page.expect_download() as download_info:

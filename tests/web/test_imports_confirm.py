@@ -1,6 +1,7 @@
 """Confirming an import on the web when it cannot simply succeed: the loser of two confirms of one
-file is told who imported it (never "N written"), and a confirm the table stops half-way says how
-to finish it (confirm again) or clear it."""
+file is told who imported it (never "N written"), and a job the table stops half-way says how
+to finish it (run it again) or clear it. The confirm answers with the job's progress page (jobs
+run at once in tests: the immediate backend)."""
 
 from __future__ import annotations
 
@@ -46,8 +47,9 @@ def test_the_loser_of_two_confirms_of_one_file_is_told_who_imported_it(backend, 
     monkeypatch.setattr(writing, "put_registers", alice_confirms_first)
     done = editor_client.post("/documents/import/confirm/", {"checksum": stored.stem, "filename": "n.csv"}, follow=True)
     html = done.content.decode()
-    assert raced == [1] and done.redirect_chain[-1][0] == "/documents/NOTICE_1/"
-    assert "already imported by alice" in html and "written" not in html
+    assert raced == [1] and done.redirect_chain[-1][0].startswith("/documents/import/jobs/")
+    assert "already imported by alice" in html and "rows from" not in html
+    assert 'href="/documents/NOTICE_1/"' in html
     assert not stored.exists()
 
 
@@ -63,10 +65,13 @@ def test_a_confirm_the_table_stops_half_way_says_how_to_finish_and_keeps_the_upl
 
     monkeypatch.setattr(ImportRepository, "put_entries", refused)
     response = editor_client.post("/documents/import/confirm/", {"checksum": stored.stem, "filename": "n.csv"})
-    html = response.content.decode()
-    assert response.status_code == 200 and "stopped before it finished" in html
-    assert f"--abandon {stored.stem[:16]}" in html and 'action="/documents/import/confirm/"' in html
-    assert stored.exists()  # confirming again finishes it
+    job_page = response.url
+    html = editor_client.get(job_page).content.decode()
+    assert "stopped before it finished" in html and 'data-state="failed"' in html
+    assert f"--abandon {stored.stem[:16]}" in html and f'action="{job_page}"' in html
+    assert stored.exists()  # running it again finishes it
     monkeypatch.undo()
-    done = editor_client.post("/documents/import/confirm/", {"checksum": stored.stem, "filename": "n.csv"}, follow=True)
-    assert done.redirect_chain[-1][0] == "/documents/NOTICE_1/"
+    done = editor_client.post(job_page, follow=True)
+    html = done.content.decode()
+    assert done.redirect_chain[-1][0] == job_page and 'data-state="done"' in html
+    assert 'href="/documents/NOTICE_1/"' in html and "Imported 6 rows" in html

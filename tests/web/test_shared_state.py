@@ -10,6 +10,7 @@ directory, shared by every process. Server one has 2 workers, server two (anothe
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import sqlite3
@@ -57,6 +58,7 @@ class Site:
     uploads: Path
     endpoint: str
     table: str
+    env: dict[str, str]
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +94,7 @@ def site(dynamodb_local, tmp_path_factory) -> Iterator[Site]:
         servers.append(start_server(env, free_port(), 1, workdir, "second"))
         for server in servers:
             wait_until_up(server)
-        yield Site(*servers, database, uploads, dynamodb_local.endpoint, table)
+        yield Site(*servers, database, uploads, dynamodb_local.endpoint, table, env)
     finally:
         for server in servers:
             stop(server.process)
@@ -143,7 +145,20 @@ def test_a_revoked_permission_is_refused_by_every_worker_at_once(site):
     assert len(set(server.worker_pids("probe=revoked"))) == 2
 
 
-def test_an_import_previewed_on_one_machine_is_confirmed_on_another(site, settings):
+def _run_worker(site: Site) -> subprocess.CompletedProcess[str]:
+    """A real `db_worker` process (another machine's worker service): runs the queued jobs, exits."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay", "--interval", "0.1"],
+        cwd=BASE_DIR,
+        env=site.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_an_import_previewed_on_one_machine_is_confirmed_on_another_and_written_by_a_worker(site, settings):
     editor = Visitor(sign_in(site.first.port, EDITOR, PASSWORD))
     body, content_type = multipart({}, "notice.csv", csv_bytes(notice_rows(2)))
     preview = editor.send(site.first, "POST", "/documents/import/", body, content_type)
@@ -153,9 +168,21 @@ def test_an_import_previewed_on_one_machine_is_confirmed_on_another(site, settin
 
     form = urlencode({"checksum": checksum, "filename": filename}).encode()
     done = editor.send(site.second, "POST", "/documents/import/confirm/", form, "application/x-www-form-urlencoded")
-    assert (done.status, done.location) == (302, "/documents/NOTICE_1/"), done.body[-2000:]
-    page = editor.send(site.second, "GET", "/documents/NOTICE_1/")
-    assert page.status == 200 and "Imported 6 rows from notice.csv into NOTICE_1" in page.body
+    assert done.status == 302 and done.location.startswith("/documents/import/jobs/"), done.body[-2000:]
+    queued = editor.send(site.first, "GET", done.location)  # the job's state is shared: any server shows it
+    assert queued.status == 200 and 'data-state="queued"' in queued.body
+    assert 'http-equiv="refresh"' in queued.body  # it updates itself until the job is done
+    assert editor.send(site.first, "GET", "/documents/NOTICE_1/").status == 404  # nothing written yet
+
+    worker = _run_worker(site)
+    assert worker.returncode == 0, worker.stderr[-2000:]
+    status = editor.send(site.second, "GET", f"{done.location}status.json")
+    assert status.status == 200
+    job = json.loads(status.body)
+    assert (job["state"], job["rows_written"], job["rows_total"], job["documents"]) == ("done", 6, 6, ["NOTICE_1"])
+    page = editor.send(site.first, "GET", done.location)
+    assert "Imported 6 rows from notice.csv into NOTICE_1" in page.body and 'http-equiv="refresh"' not in page.body
+    assert editor.send(site.second, "GET", "/documents/NOTICE_1/").status == 200
 
     from documents import selectors
 

@@ -24,6 +24,7 @@ DUMMY = {
     "object_id": "1",
     "app_label": "auth",
     "url": "no-such-page/",
+    "job_id": "00000000-0000-4000-8000-000000000000",  # no such import job
 }
 PUBLIC = {"/healthz", "/accounts/login/", "/admin/login/"}
 
