@@ -13,6 +13,7 @@ from moneyed import Money
 
 from fundportal.domain.errors import (
     AlreadyExists,
+    ApprovalRefused,
     BadCursor,
     Conflict,
     CursorExpired,
@@ -88,6 +89,20 @@ def _(error: Conflict) -> str:
         else ""
     )
     return f"{error.what} '{error.key}' was changed{who}{when}{revisions}. Reload and apply your change again."
+
+
+@describe.register
+def _(error: ApprovalRefused) -> str:
+    document = f"Document '{error.document_id}'"
+    if error.reason == ApprovalRefused.OWN_CHANGE:
+        return (
+            f"{document} was last changed by {error.user}: another user must approve it (four eyes). Nothing was saved."
+        )
+    if error.reason == ApprovalRefused.ALREADY_APPROVED:
+        return f"{document} is already approved. Nothing was saved."
+    if error.reason == ApprovalRefused.NOT_SUBMITTED:
+        return f"{document} is a draft: submit it for approval first. Nothing was saved."
+    return f"{document} is already {error.state.lower()}. Nothing was saved."
 
 
 @describe.register

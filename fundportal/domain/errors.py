@@ -117,3 +117,21 @@ class NotPermitted(DomainError):
         self.action = action
         self.fund_id = fund_id
         super().__init__(f"may not {action} fund {fund_id!r}")
+
+
+class ApprovalRefused(DomainError):
+    """A document's approval step refused (four eyes): `reason` is one of the constants below,
+    `state` the document's approval when refused, `user` who asked, `editor` who changed it last."""
+
+    OWN_CHANGE = "own_change"  # the approver last changed the document
+    ALREADY_APPROVED = "already_approved"
+    NOT_SUBMITTED = "not_submitted"  # approving a draft
+    ALREADY_SUBMITTED = "already_submitted"
+
+    def __init__(self, reason: str, document_id: str, state: str, user: str = "", editor: str | None = None) -> None:
+        self.reason = reason
+        self.document_id = document_id
+        self.state = state
+        self.user = user
+        self.editor = editor
+        super().__init__(f"approval of {document_id!r} refused ({reason}; {state})")

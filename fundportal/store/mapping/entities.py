@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from fundportal.domain.kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind
+from fundportal.domain.kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind
 from fundportal.domain.model import (
     ENTRY_CLASSES,
     AuditEntry,
@@ -26,7 +26,21 @@ from fundportal.domain.model import (
 
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TTL_ATTRIBUTE
 from . import keys
-from .codecs import AUDIT_CHANGES, DATE, DATETIME, INTEGER, MARKERS, NUMBER, OPTIONAL_TEXT, ROLLUP, TEXT, Codec
+from .codecs import (
+    APPROVAL,
+    AUDIT_CHANGES,
+    DATE,
+    DATETIME,
+    INTEGER,
+    MARKERS,
+    NUMBER,
+    OPTIONAL_TEXT,
+    REGISTER_ROLLUP,
+    TEXT,
+    Codec,
+    read_awaiting,
+    register_rollup_out,
+)
 from .companions import (
     FundCatalogEntry,
     MonthCatalogEntry,
@@ -160,6 +174,9 @@ DOCUMENT = EntityMap(
         Attribute("status", "Status", TEXT, "Active", value=lambda d: d.status if d.latest else HISTORICAL),
         Attribute("currency", "Currency", TEXT, "USD"),
         Attribute("document_type", "DocumentType", TEXT, DEFAULT_DOCUMENT_TYPE),
+        Attribute("approval", "Approval", APPROVAL, APPROVED),
+        Attribute("approval_by", "ApprovalBy"),
+        Attribute("approval_at", "ApprovalAt", DATETIME),
     ),
     indexes={
         # Current documents only; the month index also only when dated (sparse).
@@ -279,7 +296,7 @@ REGISTER = EntityMap(
         Attribute("currency", "Currency", TEXT, "USD"),
         Attribute("commitment", "Commitment", NUMBER),
         Attribute("revision", "Revision", INTEGER, 0),
-        Attribute("rollup", "Rollup", ROLLUP),
+        Attribute("rollup", "Rollup", REGISTER_ROLLUP, value=register_rollup_out),
         Attribute("updated_at", "UpdatedAt", DATETIME),
         Attribute("updated_by", "UpdatedBy", OPTIONAL_TEXT, ""),
         Attribute("imports", "Imports", MARKERS, ()),
@@ -291,6 +308,7 @@ REGISTER = EntityMap(
         POSITION_INDEX: lambda r: keys.register_position_index_keys(r.position_id),
         INVESTOR_INDEX: lambda r: keys.investor_index_keys(r.investor_id, r.position_id),
     },
+    read_keys=read_awaiting,
     companions=register_companions,  # asked for when the position's first entry registers it
 )
 
