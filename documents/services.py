@@ -303,9 +303,7 @@ def _expect(
         )
 
 
-def _recount_reads(
-    uow: UnitOfWork, register: Any, before: PositionEntry | None, awaiting: bool
-) -> list[PositionEntry]:
+def _recount_reads(uow: UnitOfWork, register: Any, before: PositionEntry | None, awaiting: bool) -> list[PositionEntry]:
     """The position's entries the register's roll-up must recount (read before the rule runs)."""
     kind = position_services.recount_needed(register, before, awaiting=awaiting)
     return uow.documents.position_entries(before.position_id, kind) if kind and before else []

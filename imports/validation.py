@@ -29,7 +29,7 @@ from documents.forms import RESERVED_DOCUMENT_IDS
 from fundportal.domain import dates
 from fundportal.domain.amounts import AmountError, currency_decimals, parse_amount, quantized
 from fundportal.domain.errors import InvalidId
-from fundportal.domain.kinds import DOCUMENT_TYPES, ENTRY_STATUSES, POSITION_KINDS, Kind, validate_id
+from fundportal.domain.kinds import DOCUMENT_TYPES, ENTRY_STATUSES, POSITION_KINDS, SUBMITTED, Kind, validate_id
 from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
 from fundportal.domain.money import CURRENCIES, Money, money
 from fundportal.messages import describe
@@ -298,6 +298,7 @@ def _plans(
             as_of_date=p.as_of_date,
             currency=p.currency,
             status="Active",
+            approval=SUBMITTED,  # an imported document awaits another user's approval
             document_type=_document_type([q.kind for _, q in parsed if q.document_id == document_id]),
         )
         plans[document_id] = DocumentPlan(document, is_new=stored is None)

@@ -83,8 +83,11 @@ def register_after(
         builder.reconsider(recount, [e for e in others if e.document_id != entry.document_id])
     if awaiting:
         new = register.with_awaiting(builder, (*register.awaiting_documents, entry.document_id))
-    else:
+    else:  # an approved document: a listing left by an awaiting entry removed before goes
         new = register.with_builder(builder)
+        if not register.counts_document(entry.document_id):
+            kept = tuple(d for d in register.awaiting_documents if d != entry.document_id)
+            new = new.with_awaiting(new.awaiting_builder(), kept)
     return replace(new, revision=register.revision + 1, updated_at=utcnow())
 
 
@@ -196,7 +199,9 @@ def register_moving(
     return register.with_builder(counted).with_awaiting(apart, tuple(documents))
 
 
-def moving_recounts(register: PositionRegister, entries: Iterable[PositionEntry], *, to_counted: bool = True) -> set[Kind]:
+def moving_recounts(
+    register: PositionRegister, entries: Iterable[PositionEntry], *, to_counted: bool = True
+) -> set[Kind]:
     """The kinds whose "latest" figure the moved entries hold in the part they leave (the caller
     reads the position's other entries of those kinds)."""
     source = register.awaiting_builder() if to_counted else register.builder()
