@@ -188,3 +188,16 @@ def _approve_permission():
 
     app_label, codename = APPROVE_PERMISSION.split(".")
     return Permission.objects.get(content_type__app_label=app_label, codename=codename)
+
+
+def test_pages_show_draft_amounts_apart_as_awaiting_approval_in_one_query(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    draft_nav()
+    for url in ("/positions/POSITION_1/", "/funds/FUND_A/", "/investors/INVESTOR_1/"):
+        with django_assert_dynamodb_requests(1, ["Query"]):
+            html = analyst_client.get(url).content.decode()
+        assert 'data-testid="awaiting-approval"' in html and "NAV USD 5,000,000.00" in html, url
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        html = analyst_client.get("/documents/DOC_NAV/").content.decode()
+    assert 'data-testid="approval"' in html and "Draft" in html
