@@ -12,6 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from documents import approval, services
+from documents.book_reconciliation import book_reconciliation
 from fundportal.access.models import APPROVE_PERMISSION
 from fundportal.domain.errors import ApprovalRefused, Conflict
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
@@ -201,3 +202,24 @@ def test_pages_show_draft_amounts_apart_as_awaiting_approval_in_one_query(
     with django_assert_dynamodb_requests(1, ["Query"]):
         html = analyst_client.get("/documents/DOC_NAV/").content.decode()
     assert 'data-testid="approval"' in html and "Draft" in html
+
+
+def test_reconcile_as_of_leaves_out_documents_awaiting_approval(sample):
+    document = Document(document_id="DOC_Q4", title="Q4", fund_id="FUND_A", as_of_date=date(2025, 12, 31))
+    services.document_create(document=document, user="editor")
+    call = CapitalCall("DOC_Q4", "POSITION_1", "FUND_A", "INVESTOR_1", Decimal(900_000), "Completed")
+    services.entry_record(entry=call, user="editor")
+
+    def kinds() -> list[str]:
+        report = book_reconciliation(as_of=date(2026, 1, 31))
+        return sorted(f"{line.kind}" for line in report.findings())
+
+    # The draft call (1,250,000 + 900,000 = 2,150,000 > the 2,000,000 commitment) is not counted.
+    waiting = kinds()
+    approval.document_submit(document_id="DOC_Q4", user="editor")
+    approval.document_approve(document_id="DOC_Q4", user="approver")
+    added = list(kinds())
+    for kind in waiting:
+        added.remove(kind)
+    assert waiting == ["activity_vs_calls", "unfunded_differs", "unfunded_differs"]  # the sample's three
+    assert added == ["above_commitment"]
