@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 
 from documents import approval, services
 from documents.book_reconciliation import book_reconciliation
+from exports.statement import position_statement
 from fundportal.access.models import APPROVE_PERMISSION
 from fundportal.domain.errors import ApprovalRefused, Conflict
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
@@ -223,3 +224,21 @@ def test_reconcile_as_of_leaves_out_documents_awaiting_approval(sample):
         added.remove(kind)
     assert waiting == ["activity_vs_calls", "unfunded_differs", "unfunded_differs"]  # the sample's three
     assert added == ["above_commitment"]
+
+
+def test_exports_statements_and_position_report_count_only_approved_documents(sample, analyst_client):
+    draft_nav()
+    call = CapitalCall("DOC_NAV", "POSITION_1", "FUND_A", "INVESTOR_1", Decimal(1000), "Completed")
+    services.entry_record(entry=call, user="editor")
+    assert "DOC_NAV" not in analyst_client.get("/positions/POSITION_1/export.csv").content.decode()
+    statement = position_statement(position_id="POSITION_1")
+    (usd,) = statement.currencies
+    assert usd.figures.called.amount == Decimal(1_250_000) and usd.figures.nav is None
+    out = io.StringIO()
+    call_command("position_report", "POSITION_1", "--entity", "capital_call", "--format", "csv", stdout=out)
+    assert "DOC_NAV" not in out.getvalue()
+    approval.document_submit(document_id="DOC_NAV", user="editor")
+    approval.document_approve(document_id="DOC_NAV", user="approver")
+    assert "DOC_NAV" in analyst_client.get("/positions/POSITION_1/export.csv").content.decode()
+    (usd,) = position_statement(position_id="POSITION_1").currencies
+    assert usd.figures.called.amount == Decimal(1_251_000) and usd.figures.nav.amount == NAV
