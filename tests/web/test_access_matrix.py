@@ -60,6 +60,8 @@ EXAMPLE_CONTENT = {"documents:imports:template_csv", "documents:imports:template
 LISTS = {"documents:list", "documents:search", "funds:list", *EXAMPLE_CONTENT}
 EDITOR_PAGES = {"documents:imports:upload", "documents:create"}
 EDITOR_POST_ONLY = {"documents:imports:confirm"}
+# Submit and Approve are POSTs; who may take the step is the service's check (edit / approve rights).
+APPROVAL_POST_ONLY = {"documents:submit", "documents:approve"}
 DOCUMENT_READS = {"documents:detail", "documents:position", "documents:export_xlsx", "documents:export_csv"}
 DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP users
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}
@@ -71,6 +73,7 @@ PROJECT_PAGES = (
     LISTS
     | EDITOR_PAGES
     | EDITOR_POST_ONLY
+    | APPROVAL_POST_ONLY
     | DOCUMENT_READS
     | DOCUMENT_ANALYST_READS
     | DOCUMENT_WRITES
@@ -130,6 +133,8 @@ def expected_status(name: str, user: str, fund: str) -> int:
         return 200 if may_edit else 403
     if name in EDITOR_POST_ONLY:
         return 405 if may_edit else 403
+    if name in APPROVAL_POST_ONLY:
+        return 405
     if name in DOCUMENT_WRITES | POSITION_WRITES:
         return 403 if not may_edit else 200 if covers else 404
     if name in DOCUMENT_READS | POSITION_READS:

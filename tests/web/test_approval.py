@@ -242,3 +242,13 @@ def test_exports_statements_and_position_report_count_only_approved_documents(sa
     assert "DOC_NAV" in analyst_client.get("/positions/POSITION_1/export.csv").content.decode()
     (usd,) = position_statement(position_id="POSITION_1").currencies
     assert usd.figures.called.amount == Decimal(1_251_000) and usd.figures.nav.amount == NAV
+
+
+def test_a_position_with_only_draft_entries_exports_no_rows(sample, analyst_client):
+    document = Document(document_id="DOC_NEW", title="New LP", fund_id="FUND_A", as_of_date=date(2025, 12, 31))
+    services.document_create(document=document, user="editor")
+    call = CapitalCall("DOC_NEW", "POSITION_9", "FUND_A", "INVESTOR_9", Decimal(10), "Pending")
+    services.entry_record(entry=call, user="editor")
+    response = analyst_client.get("/positions/POSITION_9/export.csv")
+    assert response.status_code == 200
+    assert "DOC_NEW" not in response.content.decode()
