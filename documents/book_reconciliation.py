@@ -8,6 +8,9 @@ index), and each listed document's partition (one Query a document).
   its register's roll-up (which holds every entry). The commitment is the one effective on
   `as_of` (`fundportal.domain.commitments.commitment_as_of`, from the register's dated history).
 - Without `as_of`, the figures are the registers' (what the pages show).
+- Only approved documents' entries are a position's (as in the registers' counted roll-up); a
+  document awaiting approval is still checked as a document (its activity, its entries' fund
+  and currency).
 """
 
 from __future__ import annotations
@@ -76,6 +79,8 @@ def book_reconciliation(
             listed.document_id, overview.capital_activity.money if overview.capital_activity else None, entries
         )
         flags += entry_flags(entries, overview.document.fund_id, overview.document.currency, holder="document")
+        if not overview.document.approved:
+            continue  # checked as a document; its amounts are not in a position's figures yet
         for entry in entries:
             entries_of.setdefault(entry.position_id, []).append(entry)
     for register in held:

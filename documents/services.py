@@ -27,9 +27,9 @@ from typing import Any
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
-from fundportal.domain.kinds import Kind, SearchKind, normalise_search
+from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
-from fundportal.store.uow import EXISTS, NEW, UnitOfWork, of_fund, unchanged
+from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, of_fund, unchanged
 from positions import services as position_services
 
 DOCUMENT_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency", "document_type")
@@ -58,7 +58,8 @@ def document_create(
 
 def _create(uow: UnitOfWork, document: Document, activity: CapitalActivity | None, user: str) -> Document:
     now = utcnow()
-    document = replace(document, revision=1, latest=True, updated_at=now, updated_by=user)
+    # A new document is a draft: its entries count once another user approves it.
+    document = replace(document, revision=1, latest=True, updated_at=now, updated_by=user, approval=DRAFT)
     audit = AuditEntry(document.document_id, now, user, "create", "Document", diff(None, document, DOCUMENT_FIELDS))
     with uow:
         # With its companions: its month and fund listed, its id and fund's found by search.
@@ -273,19 +274,40 @@ def _write_entry(
         revision=revision,
     )
     position_services.check_entry(entry, document, register)  # fund and investor are the position's
-    others = _recount_reads(uow, register, before)
+    awaiting = _awaiting(document)
+    others = _recount_reads(uow, register, before, awaiting)
     changes = diff(before, entry, ENTRY_FIELDS)
     audit = AuditEntry(entry.document_id, now, user, "update" if before else "create", _target(entry), changes)
     with uow:
-        uow.check(document, of_fund(entry.fund_id), name="document")
+        _check_document(uow, document, of_fund(entry.fund_id))
         uow.put(entry, expect=unchanged(before), name="entry", stamped=True)
         uow.put(audit, expect=NEW, name="audit")
-        position_services.register_actions(uow, register, before, entry, others)
+        position_services.register_actions(uow, register, before, entry, others, awaiting=awaiting)
         if register is None and before is None:  # a new position: not another spelling of one
             ids = [(SearchKind.POSITION, entry.position_id, "position id")]
             refuse_other_spellings(uow, [*ids, (SearchKind.INVESTOR, entry.investor_id, "investor id")])
         uow.commit()
     return entry
+
+
+def _awaiting(document: Document) -> bool:
+    """Whether the document's entries are counted apart (not approved); an entry write into a
+    document being approved in stages is refused until it is approved."""
+    if document.approval == APPROVING:
+        raise Conflict(
+            "Document", document.document_id, None, document.revision, document.approval_by, document.approval_at
+        )
+    return not document.approved
+
+
+def _check_document(uow: UnitOfWork, document: Document, condition: Any) -> None:
+    """The document still exists (of the fund) and in the approval state read: an approval
+    landing first re-runs the write, which then counts the entry in the other part."""
+    uow.check(document, in_approval(condition, document.approval), name="document", refused=_approval_moved)
+
+
+def _approval_moved() -> Exception:
+    return RegisterChanged(())
 
 
 def _expect(
@@ -308,9 +330,9 @@ def _expect(
         )
 
 
-def _recount_reads(uow: UnitOfWork, register: Any, before: PositionEntry | None) -> list[PositionEntry]:
+def _recount_reads(uow: UnitOfWork, register: Any, before: PositionEntry | None, awaiting: bool) -> list[PositionEntry]:
     """The position's entries the register's roll-up must recount (read before the rule runs)."""
-    kind = position_services.recount_needed(register, before)
+    kind = position_services.recount_needed(register, before, awaiting=awaiting)
     return uow.documents.position_entries(before.position_id, kind) if kind and before else []
 
 
@@ -353,13 +375,14 @@ def _remove_entry(
     existing = loaded.entity
     scope.require_edit(document.fund_id, "Document", document_id)
     _expect(kind, position_id, document_id, existing, None, expected_revision)
-    others = _recount_reads(uow, register, existing)
+    awaiting = _awaiting(document)
+    others = _recount_reads(uow, register, existing, awaiting)
     audit = AuditEntry(document_id, utcnow(), user, "delete", _target(existing), diff(existing, None, ENTRY_FIELDS))
     with uow:
-        uow.check(document, EXISTS, name="document")
+        _check_document(uow, document, EXISTS)
         uow.delete(existing, expect=unchanged(existing), name="entry")
         uow.put(audit, expect=NEW, name="audit")
-        position_services.register_actions(uow, register, existing, None, others)
+        position_services.register_actions(uow, register, existing, None, others, awaiting=awaiting)
         uow.commit()
     return existing
 

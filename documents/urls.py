@@ -1,6 +1,6 @@
 from django.urls import path
 
-from documents import edit_views, list_views, views
+from documents import approval_views, edit_views, list_views, views
 
 app_name = "documents"
 
@@ -21,6 +21,8 @@ urlpatterns = [
         name="entry_delete",
     ),
     path("<str:document_id>/restate/", edit_views.RestateView.as_view(), name="restate"),
+    path("<str:document_id>/submit/", approval_views.SubmitView.as_view(), name="submit"),
+    path("<str:document_id>/approve/", approval_views.ApproveView.as_view(), name="approve"),
     path("<str:document_id>/audit/", edit_views.AuditTrailView.as_view(), name="audit"),
     path("<str:document_id>/", views.DocumentDetailView.as_view(), name="detail"),
     path("<str:document_id>/history/", views.DocumentHistoryView.as_view(), name="history"),

@@ -32,7 +32,8 @@ class DocumentDetailView(ScopedMixin, TemplateView):
         # Editing happens on the position-in-document page: one "Edit" link a row.
         page = selectors.document_overview(document_id=kwargs["document_id"], scope=self.scope)
         can_edit = self.scope.can_edit(page.document.fund_id)
-        context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit)
+        can_approve = self.scope.can_approve(page.document.fund_id)
+        context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit, can_approve=can_approve)
         form = PositionTableForm(self.request.GET)
         query = form.table_query() if form.is_valid() else position_table.TableQuery()
         table = position_table.arrange(page.rows, query)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from django.template.loader import render_to_string
 
@@ -24,6 +23,7 @@ from fundportal.domain.money import Money
 from fundportal.domain.returns import as_percent, irr
 from fundportal.store.repositories import PositionRepository
 from fundportal.web.cells import KIND_LABELS
+from positions.selectors import approved_entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +61,10 @@ def position_statement(
     scope: AccessScope = OPERATOR,
     repository: PositionRepository | None = None,
 ) -> Statement:
-    entries = (repository or PositionRepository()).entries(position_id)
+    entries, register = (repository or PositionRepository()).entries_with_register(position_id)
     if entries:  # NotFound outside the scope, like a position with no entries
         scope.require_position(entries[0].fund_id, entries[0].investor_id, "Position", position_id)
+    entries = approved_entries(entries, register)  # documents awaiting approval are not stated
     if as_of is not None:
         entries = [e for e in entries if e.as_of_date is None or e.as_of_date <= as_of]
     if not entries:
@@ -71,7 +72,6 @@ def position_statement(
     builder = FiguresBuilder(flows=True)
     for entry in entries:
         builder.add(entry)
-    register = _register(position_id)
     currencies = []
     for f in builder.by_currency():
         commitment = register.commitment_on(as_of) if register is not None and register.currency == f.currency else None
@@ -86,13 +86,6 @@ def position_statement(
         currencies=currencies,
         flows=[_flow(e) for e in sorted(entries, key=_flow_order)],
     )
-
-
-def _register(position_id: str) -> Any:
-    """The position's register for its commitment; None if not registered."""
-    from fundportal.store.repositories.register import RegisterRepository
-
-    return RegisterRepository().get(position_id)
 
 
 def _flow_order(entry: PositionEntry) -> tuple[date, str, int]:

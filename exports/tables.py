@@ -116,7 +116,6 @@ def document_table(page: DocumentPage) -> Table:
 def position_table(report: Any) -> Table:
     """The position history (`position_report`): a row per document with the running figures of
     its currency, totals per currency."""
-    first = report.entries[0]
     table = Table(
         name=report.position_id,
         columns=[
@@ -138,8 +137,8 @@ def position_table(report: Any) -> Table:
         table.rows.append(
             [
                 report.position_id,
-                first.fund_id,
-                first.investor_id,
+                report.fund_id,
+                report.investor_id,
                 row.document_id,
                 row.as_of_date,
                 row.currency,
@@ -155,8 +154,8 @@ def position_table(report: Any) -> Table:
         table.totals.append(
             [
                 report.position_id,
-                first.fund_id,
-                first.investor_id,
+                report.fund_id,
+                report.investor_id,
                 TOTAL,
                 None,
                 f.currency,

@@ -15,6 +15,7 @@ from fundportal.domain.commitments import REASON_MAX_LENGTH
 from fundportal.domain.errors import (
     AlreadyExists,
     AlreadyImported,
+    ApprovalRefused,
     BadCursor,
     Conflict,
     CursorExpired,
@@ -120,6 +121,20 @@ def _(error: Conflict) -> str:
         else ""
     )
     return f"{error.what} '{error.key}' was changed{who}{when}{revisions}. Reload and apply your change again."
+
+
+@describe.register
+def _(error: ApprovalRefused) -> str:
+    document = f"Document '{error.document_id}'"
+    if error.reason == ApprovalRefused.OWN_CHANGE:
+        return (
+            f"{document} was last changed by {error.user}: another user must approve it (four eyes). Nothing was saved."
+        )
+    if error.reason == ApprovalRefused.ALREADY_APPROVED:
+        return f"{document} is already approved. Nothing was saved."
+    if error.reason == ApprovalRefused.NOT_SUBMITTED:
+        return f"{document} is a draft: submit it for approval first. Nothing was saved."
+    return f"{document} is already {error.state.lower()}. Nothing was saved."
 
 
 @describe.register

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from fundportal.domain.errors import (
+    ApprovalRefused,
     BadCursor,
     Conflict,
     CursorExpired,
@@ -64,7 +65,7 @@ class DynamoDBMiddleware:
         if isinstance(exception, Conflict):
             context = {"error": exception, "retry_url": request.get_full_path()}
             return render(request, "409.html", context, status=409)
-        if isinstance(exception, (RegisterChanged, ImportConflict)):
+        if isinstance(exception, (RegisterChanged, ImportConflict, ApprovalRefused)):
             context = {"message": describe(exception), "retry_url": request.get_full_path()}
             return render(request, "409.html", context, status=409)
         if isinstance(exception, NotFound):

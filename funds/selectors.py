@@ -92,6 +92,8 @@ class PositionLine(PositionLinks):
     irr_percent: Decimal | None
     shown: LineText
     register_currency: str = ""  # the position register's currency (reconciliation)
+    # The amounts of documents not approved yet, apart from the figures ("" when none).
+    awaiting: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +109,31 @@ class TotalLine:
     unfunded_computed: Money | None = None  # the positions' commitment - called, summed
 
 
+def awaiting_text(figures: Figures) -> str:
+    """What documents not approved yet hold, in one currency, as shown beside the figures."""
+    parts = [
+        f"{label} {format_money(value)}"
+        for label, value in (("called", figures.called), ("distributed", figures.distributed))
+        if value.amount
+    ]
+    if figures.nav is not None:
+        parts.append(f"NAV {format_money(figures.nav)}")
+    if figures.unfunded is not None:
+        parts.append(f"unfunded {format_money(figures.unfunded)}")
+    return ", ".join(parts)
+
+
+def awaiting_by_currency(register: PositionRegister) -> dict[str, str]:
+    """Per currency, the register's awaiting-approval amounts as shown (empty: nothing awaits)."""
+    shown = {f.currency: awaiting_text(f) for f in register.awaiting_figures()}
+    return {code: text for code, text in shown.items() if text}
+
+
 def position_lines(register: PositionRegister) -> list[PositionLine]:
-    """The register's figures, a line per currency."""
+    """The register's figures, a line per currency; each line names what awaits approval in its
+    currency (a currency only awaiting approval is named on the first line)."""
     lines = []
+    awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
     for figures in register.figures():
         commitment = register.commitment_money if figures.currency == register.currency else None
         called = percent_called(figures.called, commitment)
@@ -126,8 +150,11 @@ def position_lines(register: PositionRegister) -> list[PositionLine]:
                 irr_percent=irr_value,
                 shown=line_text(commitment, figures, called, irr_value),
                 register_currency=register.currency,
+                awaiting=awaiting.pop(figures.currency, ""),
             )
         )
+    if awaiting and lines:
+        lines[0].awaiting = "; ".join(filter(None, [lines[0].awaiting, *awaiting.values()]))
     return lines
 
 

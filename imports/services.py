@@ -188,7 +188,8 @@ def import_apply(
     run = _start(ImportRun(marker, prepared.checksum, stamp.at, user, new_ids), stamp.unit_of_work(repository))
     if run.new_documents != new_ids:
         raise ImportConflict(ImportConflict.DOCUMENTS_CHANGED)
-    stamp = Stamp(token, marker, run.at, run.by)
+    awaiting = frozenset(p.document.document_id for p in validation.plans if not p.document.approved)
+    stamp = Stamp(token, marker, run.at, run.by, awaiting)
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.
         try:

@@ -37,6 +37,7 @@ from fundportal.domain.kinds import (
     DOCUMENT_TYPES,
     ENTRY_STATUSES,
     POSITION_KINDS,
+    SUBMITTED,
     Kind,
     SearchKind,
     normalise_search,
@@ -358,6 +359,7 @@ def _plans(
             as_of_date=p.as_of_date,
             currency=p.currency,
             status="Active",
+            approval=SUBMITTED,  # an imported document awaits another user's approval
             document_type=_document_type([q.kind for _, q in parsed if q.document_id == document_id]),
         )
         plans[document_id] = DocumentPlan(document, is_new=stored is None)

@@ -29,6 +29,7 @@ from fundportal.domain.errors import AlreadyExists, ImportConflict
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
 from fundportal.store.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
+from positions.services import register_counting
 
 REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes itself)
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
@@ -48,6 +49,9 @@ class Stamp:
     marker: str
     at: datetime
     by: str
+    # The documents not approved (the file's new ones among them): their entries are counted in
+    # the registers' awaiting-approval part.
+    awaiting: frozenset[str] = frozenset()
 
     def unit_of_work(self, repository: ImportRepository) -> UnitOfWork:
         """A unit of work on `repository`'s table stamping this import's token on what it writes."""
@@ -170,12 +174,9 @@ class RegisterPhase:
         register = self.registers.get(position_id) or new_register(position_id, entries[0])
         if self.stamp.marker in register.imports:
             return None
-        builder = register.builder()
-        for entry in entries:
-            builder.add(entry)
         kept = tuple(m for m in register.imports if m not in self.published)
         new = replace(
-            register.with_builder(builder),
+            register_counting(register, entries, self.stamp.awaiting),
             imports=(*kept, self.stamp.marker),
             revision=register.revision + 1,
             updated_at=self.stamp.at,
@@ -254,11 +255,8 @@ class ExistingWriter:
         updated: dict[str, RegisterWrite] = {}
         for position_id, chunk in batch:
             register = self.registers.get(position_id) or new_register(position_id, chunk[0])
-            builder = register.builder()
-            for entry in chunk:
-                builder.add(entry)
             new = replace(
-                register.with_builder(builder),
+                register_counting(register, chunk, self.stamp.awaiting),
                 revision=register.revision + 1,
                 updated_at=self.stamp.at,
                 updated_by=self.stamp.by,

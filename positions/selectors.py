@@ -254,9 +254,11 @@ def _carried(carried: dict[str, Any]) -> list[Figures]:
 @dataclass(frozen=True, slots=True)
 class PositionReport:
     position_id: str
-    entries: list[PositionEntry]  # by as-of date, document, kind
+    entries: list[PositionEntry]  # by as-of date, document, kind (approved documents only)
     rows: list[DocumentRow]
     figures: list[Figures]
+    fund_id: str = ""
+    investor_id: str = ""
 
 
 def position_report(
@@ -268,11 +270,29 @@ def position_report(
 ) -> PositionReport:
     """Every entry of a position (all pages) with running and final figures per currency:
     the CSV export and `position_report` both read this."""
-    entries = (repository or PositionRepository()).entries(position_id, kind)
+    repository = repository or PositionRepository()
+    entries, register = repository.entries_with_register(position_id, kind)
     if not entries:
         raise NotFound("Position", position_id)
-    scope.require_position(entries[0].fund_id, entries[0].investor_id, "Position", position_id)
+    fund_id, investor_id = entries[0].fund_id, entries[0].investor_id
+    scope.require_position(fund_id, investor_id, "Position", position_id)
+    entries = approved_entries(entries, register)
     entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))
     builder = FiguresBuilder()
     rows = document_rows(entries, builder)
-    return PositionReport(position_id=position_id, entries=entries, rows=rows, figures=builder.by_currency())
+    return PositionReport(
+        position_id=position_id,
+        entries=entries,
+        rows=rows,
+        figures=builder.by_currency(),
+        fund_id=fund_id,
+        investor_id=investor_id,
+    )
+
+
+def approved_entries(entries: list[PositionEntry], register: PositionRegister | None) -> list[PositionEntry]:
+    """The entries of approved documents only (the register names the others): exports,
+    statements and `position_report` count what the headline figures count."""
+    if register is None or not register.awaiting_documents:
+        return entries
+    return [e for e in entries if register.counts_document(e.document_id)]

@@ -170,3 +170,21 @@ class InvalidCommitmentChange(InvalidId):
         super().__init__(field, problem)
         self.field = field
         self.problem = problem
+
+
+class ApprovalRefused(DomainError):
+    """A document's approval step refused (four eyes): `reason` is one of the constants below,
+    `state` the document's approval when refused, `user` who asked, `editor` who changed it last."""
+
+    OWN_CHANGE = "own_change"  # the approver last changed the document
+    ALREADY_APPROVED = "already_approved"
+    NOT_SUBMITTED = "not_submitted"  # approving a draft
+    ALREADY_SUBMITTED = "already_submitted"
+
+    def __init__(self, reason: str, document_id: str, state: str, user: str = "", editor: str | None = None) -> None:
+        self.reason = reason
+        self.document_id = document_id
+        self.state = state
+        self.user = user
+        self.editor = editor
+        super().__init__(f"approval of {document_id!r} refused ({reason}; {state})")

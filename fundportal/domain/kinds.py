@@ -81,6 +81,16 @@ class SearchKind(StrEnum):
 
 LATEST = "Latest"  # a versioned entity's current copy
 HISTORICAL = "Historical"  # a superseded copy
+
+# A document's approval (four eyes): Draft -> Submitted -> Approved. Only an approved document's
+# entries count in the headline figures; the others are shown apart as "awaiting approval".
+# Approving moves its entries into the counted figures in stages when it holds many positions,
+# and the document is "Approving" meanwhile (no entry write may land in between).
+DRAFT = "Draft"
+SUBMITTED = "Submitted"
+APPROVING = "Approving"
+APPROVED = "Approved"
+APPROVAL_STATES = (DRAFT, SUBMITTED, APPROVING, APPROVED)
 DOCUMENT_STATUSES = ("Active", "Draft", "Final")
 # What kind of document it is; set on create, shown and filtered on the list. A document
 # stored without one (before types existed) reads as "other".

@@ -14,7 +14,7 @@ from moneyed import Money
 
 from .commitments import CommitmentChange, commitment_as_of, history_of
 from .figures import Figures, FiguresBuilder, percent_called
-from .kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, validate_id
+from .kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, validate_id
 from .money import money
 from .returns import irr
 
@@ -75,6 +75,16 @@ class Document(Versioned):
     status: str = "Active"
     currency: str = "USD"
     document_type: str = DEFAULT_DOCUMENT_TYPE
+    # Four eyes: Draft -> Submitted -> Approved; who moved it last and when. `updated_by` stays
+    # the last one who changed the document's content (submitting or approving is no change).
+    approval: str = APPROVED
+    approval_by: str | None = None
+    approval_at: datetime | None = None
+
+    @property
+    def approved(self) -> bool:
+        """Its entries count in the headline figures."""
+        return self.approval == APPROVED
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +235,10 @@ class PositionRegister:
     # writes those entries first and the register after, so a re-run can tell whether it counted.
     imports: tuple[str, ...] = ()
     commitments: tuple[CommitmentChange, ...] = ()
+    # The entries of documents not approved yet, counted apart ("awaiting approval"): the same
+    # accumulator's state as `rollup`, and the documents whose entries it holds.
+    awaiting: dict[str, dict[str, Any]] = field(default_factory=dict)
+    awaiting_documents: tuple[str, ...] = ()
     # Memo of what is read from `rollup`: its builder, figures and flows (the register is immutable).
     _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -234,6 +248,27 @@ class PositionRegister:
         validate_id(self.investor_id, "investor id")
         if self.rollup is None:  # the store passes None for an item kept without a roll-up
             object.__setattr__(self, "rollup", {})
+        if self.awaiting is None:
+            object.__setattr__(self, "awaiting", {})
+
+    def counts_document(self, document_id: str) -> bool:
+        """Whether the document's entries are in the counted roll-up (not awaiting approval)."""
+        return document_id not in self.awaiting_documents
+
+    def awaiting_builder(self) -> FiguresBuilder:
+        """A fresh builder holding the awaiting-approval part (then `with_awaiting`)."""
+        return FiguresBuilder.restore(self.awaiting)
+
+    def with_awaiting(self, builder: FiguresBuilder, documents: tuple[str, ...]) -> PositionRegister:
+        """The register with `builder` as its awaiting part, holding `documents` (none: no part)."""
+        state = builder.state() if documents else {}
+        return replace(self, awaiting=state, awaiting_documents=tuple(sorted(set(documents))), _memo={})
+
+    def awaiting_figures(self) -> list[Figures]:
+        """The figures of the entries awaiting approval, per currency (empty when none)."""
+        if not self.awaiting_documents:
+            return []
+        return FiguresBuilder.restore(self.awaiting, read_only=True).by_currency()
 
     def builder(self) -> FiguresBuilder:
         """A fresh builder holding the roll-up (add/remove entries, then `with_builder`)."""

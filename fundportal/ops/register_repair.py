@@ -19,7 +19,7 @@ from typing import Any
 
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.model import Document, PositionEntry, PositionRegister
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys
 from fundportal.store.mapping.entities import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, from_item, to_item
@@ -73,6 +73,15 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
     "entries": [...]})."""
     entries: dict[str, list[PositionEntry]] = {}
     stored: dict[str, dict[str, Any]] = {}
+    latest = keys.latest_sk(Kind.DOCUMENT)
+    # Only approved documents' entries are counted; the others (a document not approved yet, or
+    # not published yet by its import) are counted apart, in the register's awaiting part.
+    approved = {
+        document.document_id
+        for item in items
+        if item.get("SK") == latest and item.get("EntityType") == Kind.DOCUMENT.entity_type
+        if (document := from_item(Document, item)).approved
+    }
     for item in items:
         kind = item.get("EntityType")
         if kind in ENTRY_TYPES:
@@ -90,9 +99,10 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
     for position_id in sorted(set(entries) | set(stored)):
         found = entries.get(position_id, [])
         current = stored.get(position_id, {}).get("register")
-        builder = FiguresBuilder(flows=True)
+        builder, apart = FiguresBuilder(flows=True), FiguresBuilder(flows=True)
         for entry in found:
-            builder.add(entry)
+            (builder if entry.document_id in approved else apart).add(entry)
+        documents = tuple(e.document_id for e in found if e.document_id not in approved)
         if current is not None:
             base = current
         elif not found:
@@ -100,7 +110,7 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
         else:
             first = min(found, key=lambda e: (e.as_of_date.isoformat() if e.as_of_date else "", e.document_id))
             base = PositionRegister(position_id, first.fund_id, first.investor_id, currency=first.currency)
-        expected[position_id] = base.with_builder(builder)
+        expected[position_id] = base.with_builder(builder).with_awaiting(apart, documents)
         stored.setdefault(position_id, {})["entries"] = found
     return expected, stored
 
@@ -135,6 +145,8 @@ def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
     gone = sorted(set(register.imports) - set(want.imports))
     if gone:
         problems.append(f"counts import {', '.join(gone)}, whose entries are cleared")
+    if register.awaiting != want.awaiting or not set(want.awaiting_documents) <= set(register.awaiting_documents):
+        problems.append("awaiting-approval part differs from the entries of documents not approved")
     others = sorted({(e.fund_id, e.investor_id) for e in have.get("entries", [])} - {(want.fund_id, want.investor_id)})
     for fund_id, investor_id in others:
         problems.append(f"an entry names {fund_id}/{investor_id}, the register {want.fund_id}/{want.investor_id}")

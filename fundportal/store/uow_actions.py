@@ -43,6 +43,19 @@ def unchanged(entity: Any) -> Unchanged:
     return Unchanged(entity)
 
 
+def in_approval(condition: Condition, approval: str) -> Condition:
+    """`condition` and the document still in `approval` (its Approval attribute is absent when
+    approved): an entry counted in the part of its register that state chose stays there."""
+    if approval == "Approved":
+        clause = "attribute_not_exists(#approval)"
+        values = dict(condition.values or {})
+    else:
+        clause = "#approval = :approval"
+        values = {**(condition.values or {}), ":approval": approval}
+    names = {**(condition.names or {}), "#approval": "Approval"}
+    return Condition(f"({condition.expression}) AND {clause}", names, values or None)
+
+
 def of_fund(fund_id: str | None) -> Condition:
     """A check that a document exists and is of `fund_id` (a document without a fund takes any)."""
     if not fund_id:

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from documents import services
+from documents import approval, services
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
@@ -30,6 +30,9 @@ def test_eight_writers_on_one_fund_lose_no_update(local_backend):
         services.document_create(
             document=Document(document_id=f"D{n}", fund_id="FUND_C", as_of_date=date(2025, 1 + n, 28)), user="setup"
         )
+        # Approved before the writers start: their entries count in the registers' roll-ups at once.
+        approval.document_submit(document_id=f"D{n}", user="setup")
+        approval.document_approve(document_id=f"D{n}", user="approver")
     barrier = threading.Barrier(THREADS)
     errors: list[BaseException] = []
     recorded: list[object] = []

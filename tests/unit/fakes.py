@@ -240,6 +240,10 @@ class FakePositionRepository:
         ]
         return sorted(found, key=lambda e: (e.kind.value, e.document_id))
 
+    def entries_with_register(self, position_id: str, kind: Kind | None = None) -> tuple[list[PositionEntry], None]:
+        """The entries; the fake keeps no registers."""
+        return self.entries(position_id, kind), None
+
     def page(
         self, position_id: str, kind: Kind | None = None, cursor: str | None = None, limit: int | None = None
     ) -> PositionPage:

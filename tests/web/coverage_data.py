@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from pypdf import PdfReader
 
-from documents import services
+from documents import approval, services
 from fundportal.access import grants
 from fundportal.domain.model import CapitalCall, Distribution, Document
 
@@ -83,6 +83,9 @@ def add_fund_b() -> None:
             status="Pending",
         )
         services.entry_record(entry=entry, user="setup")
+    for document_id in ("DOC900", "DOC901"):  # approved: their amounts are in FUND_B's figures
+        approval.document_submit(document_id=document_id, user="setup")
+        approval.document_approve(document_id=document_id, user="approver")
 
 
 def make_user(name: str) -> Client:

@@ -62,6 +62,8 @@ EDITOR_PAGES = {"documents:imports:upload", "documents:create"}
 EDITOR_POST_ONLY = {"documents:imports:confirm"}
 # An import job's pages: its own user's only (the dummy job is nobody's: 404 for every editor).
 EDITOR_JOBS = {"documents:imports:job", "documents:imports:job_status"}
+# Submit and Approve are POSTs; who may take the step is the service's check (edit / approve rights).
+APPROVAL_POST_ONLY = {"documents:submit", "documents:approve"}
 DOCUMENT_READS = {"documents:detail", "documents:position", "documents:export_xlsx", "documents:export_csv"}
 DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP users
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}
@@ -74,6 +76,7 @@ PROJECT_PAGES = (
     | EDITOR_PAGES
     | EDITOR_POST_ONLY
     | EDITOR_JOBS
+    | APPROVAL_POST_ONLY
     | DOCUMENT_READS
     | DOCUMENT_ANALYST_READS
     | DOCUMENT_WRITES
@@ -135,6 +138,8 @@ def expected_status(name: str, user: str, fund: str) -> int:
         return 405 if may_edit else 403
     if name in EDITOR_JOBS:
         return 404 if may_edit else 403
+    if name in APPROVAL_POST_ONLY:
+        return 405
     if name in DOCUMENT_WRITES | POSITION_WRITES:
         return 403 if not may_edit else 200 if covers else 404
     if name in DOCUMENT_READS | POSITION_READS:

@@ -20,7 +20,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from documents import services
+from documents import approval, services
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.store.repositories.documents import document_items
 
@@ -47,6 +47,8 @@ def create_document(document_id: str, currency: str, as_of: date, call: int, dis
     common = {"document_id": document_id, "position_id": POSITION, "fund_id": "FUND_FX", "investor_id": "INVESTOR_FX"}
     services.entry_record(entry=CapitalCall(**common, amount=Decimal(call), status="Completed"), user="seed")
     services.entry_record(entry=Distribution(**common, amount=Decimal(distribution), status=status), user="seed")
+    approval.document_submit(document_id=document_id, user="seed")
+    approval.document_approve(document_id=document_id, user="approver")
 
 
 @pytest.fixture

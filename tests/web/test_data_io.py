@@ -15,6 +15,7 @@ from django.test import Client
 from pypdf import PdfReader
 
 from documents import selectors
+from documents.approval import document_approve
 from documents.forms import EntryForm
 from fundportal.domain.errors import NotFound
 from positions.selectors import position_report
@@ -215,6 +216,7 @@ def test_fund_xlsx_equals_the_fund_page(backend, analyst_client):
 
     prepared = import_prepare(data=csv_bytes(notice_rows(3)), filename="f.csv")
     import_apply(prepared=prepared, user="t", workers=1)
+    document_approve(document_id="NOTICE_1", user="approver")  # imported: counted once approved
     response = analyst_client.get("/funds/FUND_N/export.xlsx")
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
     header = [c.value for c in sheet[1]]

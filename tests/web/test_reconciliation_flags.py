@@ -21,7 +21,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from documents import services
+from documents import approval, services
 from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
 from fundportal.store.repositories.register import RegisterRepository
 from positions.services import commitment_set
@@ -32,10 +32,13 @@ IDS = {"position_id": "POSITION_N", "fund_id": "FUND_N", "investor_id": "INVESTO
 
 
 def document(document_id: str, as_of: date, currency: str = "USD") -> None:
+    """A document approved before its entries are recorded: they count in the figures at once."""
     services.document_create(
         document=Document(document_id=document_id, fund_id="FUND_N", as_of_date=as_of, currency=currency),
         user="seed",
     )
+    approval.document_submit(document_id=document_id, user="seed")
+    approval.document_approve(document_id=document_id, user="approver")
 
 
 def record(cls, document_id: str, amount: int, currency: str = "USD") -> None:

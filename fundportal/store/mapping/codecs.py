@@ -75,6 +75,26 @@ def rollup_out(state: dict[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+# The register's awaiting-approval part rides in its Rollup map under this key (never a currency
+# code), so the position index's projection of Rollup carries it: {"Documents": [...], "Rollup": {...}}.
+AWAITING_KEY = "Awaiting"
+
+
+def register_rollup_out(register: Any) -> dict[str, Any]:
+    """A register's Rollup attribute: its counted roll-up, plus the awaiting part when it has one."""
+    kept = rollup_out(register.rollup)
+    if register.awaiting_documents:
+        kept[AWAITING_KEY] = {"Documents": list(register.awaiting_documents), "Rollup": rollup_out(register.awaiting)}
+    return kept
+
+
+def read_awaiting(item: dict[str, Any], values: dict[str, Any]) -> None:
+    """The register's awaiting-approval part from its Rollup map (none when absent)."""
+    held = (item.get("Rollup") or {}).get(AWAITING_KEY)
+    values["awaiting"] = rollup_in(held["Rollup"]) if held else {}
+    values["awaiting_documents"] = tuple(held["Documents"]) if held else ()
+
+
 def rollup_in(value: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     return {
         code: {
@@ -86,10 +106,14 @@ def rollup_in(value: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
             },
         }
         for code, data in (value or {}).items()
+        if code != AWAITING_KEY
     }
 
 
 ROLLUP = Codec(rollup_out, rollup_in)
+REGISTER_ROLLUP = Codec(same, rollup_in)  # encoded whole by `register_rollup_out`
+# A document's approval: absent means approved (the seed's items carry none).
+APPROVAL = Codec(lambda v: None if v == "Approved" else v, same)
 # Markers of the imports whose new-document entries the roll-up counts: absent when none.
 MARKERS = Codec(lambda v: list(v) or None, tuple)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from fundportal.domain.kinds import DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind
+from fundportal.domain.kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind
 from fundportal.domain.model import (
     ENTRY_CLASSES,
     AuditEntry,
@@ -27,6 +27,7 @@ from fundportal.domain.model import (
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TTL_ATTRIBUTE
 from . import keys
 from .codecs import (
+    APPROVAL,
     AUDIT_CHANGES,
     COMMITMENT,
     DATE,
@@ -35,10 +36,12 @@ from .codecs import (
     MARKERS,
     NUMBER,
     OPTIONAL_TEXT,
-    ROLLUP,
+    REGISTER_ROLLUP,
     TEXT,
     Codec,
     commitment_history_in,
+    read_awaiting,
+    register_rollup_out,
 )
 from .companions import (
     FundCatalogEntry,
@@ -173,6 +176,9 @@ DOCUMENT = EntityMap(
         Attribute("status", "Status", TEXT, "Active", value=lambda d: d.status if d.latest else HISTORICAL),
         Attribute("currency", "Currency", TEXT, "USD"),
         Attribute("document_type", "DocumentType", TEXT, DEFAULT_DOCUMENT_TYPE),
+        Attribute("approval", "Approval", APPROVAL, APPROVED),
+        Attribute("approval_by", "ApprovalBy"),
+        Attribute("approval_at", "ApprovalAt", DATETIME),
     ),
     indexes={
         # Current documents only; the month index also only when dated (sparse).
@@ -282,8 +288,10 @@ AUDIT = EntityMap(
 # --- position register ------------------------------------------------------------------------------------
 
 
-def _read_commitment_history(item: dict[str, Any], values: dict[str, Any]) -> None:
+def _read_register_extras(item: dict[str, Any], values: dict[str, Any]) -> None:
+    """The commitment's dated history and the awaiting-approval part, held inside attributes."""
     values["commitments"] = commitment_history_in(item.get("Commitment"))
+    read_awaiting(item, values)
 
 
 REGISTER = EntityMap(
@@ -298,12 +306,12 @@ REGISTER = EntityMap(
         # The commitment effective today, and its dated history when one is recorded (codecs).
         Attribute("commitment", "Commitment", COMMITMENT, value=lambda r: (r.commitment, r.commitments)),
         Attribute("revision", "Revision", INTEGER, 0),
-        Attribute("rollup", "Rollup", ROLLUP),
+        Attribute("rollup", "Rollup", REGISTER_ROLLUP, value=register_rollup_out),
         Attribute("updated_at", "UpdatedAt", DATETIME),
         Attribute("updated_by", "UpdatedBy", OPTIONAL_TEXT, ""),
         Attribute("imports", "Imports", MARKERS, ()),
     ),
-    read_keys=_read_commitment_history,
+    read_keys=_read_register_extras,
     indexes={
         # The fund page (entity index), first in the position page (position index), the
         # investor page (investor index).

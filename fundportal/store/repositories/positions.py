@@ -13,6 +13,7 @@ from ..gateway import TableGateway
 from ..mapping import keys
 from ..mapping.entities import from_item, is_register_item
 from ..schema import POSITION_INDEX, TABLE
+from .register import RegisterRepository
 
 _INDEX = TABLE.index(POSITION_INDEX)
 
@@ -141,6 +142,23 @@ class PositionRepository:
         return PositionPage(
             position_id, kind, entries, carried, last_key, None, start_key, before=before, read=read, earlier=earlier
         )
+
+    def entries_with_register(
+        self, position_id: str, kind: Kind | None = None
+    ) -> tuple[list[PositionEntry], PositionRegister | None]:
+        """Every entry of a position, all pages, and its register (None for an unregistered
+        position): from the same Query, or with a kind filter, which leaves the register out of
+        it, one GetItem more."""
+        condition, values = _key_condition(position_id, kind)
+        register, entries = None, []
+        for item in self.gateway.query(condition, values, index=POSITION_INDEX):
+            if is_register_item(item):
+                register = from_item(PositionRegister, item)
+            else:
+                entries.append(from_item(PositionEntry, item))
+        if kind is not None and entries:
+            register = RegisterRepository(self.gateway).get(position_id)
+        return entries, register
 
     def entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
         """Every entry of a position, all pages (exports and reports; the register left out)."""
