@@ -2,8 +2,8 @@
 entries up to a date, read like the position page (one Query on GSI_Position_Document, all
 pages) with the same accumulator (`FiguresBuilder`), the commitment effective at the date
 (`PositionRegister.commitment_on`: `fundportal.domain.commitments.commitment_as_of`) and
-the same IRR function (`fundportal.domain.returns.irr`). Rendered from a Jinja2 template to PDF
-with WeasyPrint."""
+the same date basis as every page (`fundportal.domain.valuation`: D = the statement's date).
+Rendered from a Jinja2 template to PDF with WeasyPrint."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money
-from fundportal.domain.returns import as_percent, irr
+from fundportal.domain.returns import as_percent
+from fundportal.domain.valuation import irr_as_of, value_as_of
 from fundportal.store.repositories import PositionRepository
 from fundportal.web.cells import KIND_LABELS
 
@@ -72,10 +73,12 @@ def position_statement(
     for entry in entries:
         builder.add(entry)
     register = _register(position_id)
+    on = as_of or date.today()  # the statement's date is D of the one date basis
     currencies = []
-    for f in builder.by_currency():
+    for counted in builder.by_currency():
+        f = value_as_of(counted, builder.dated_flows(counted.currency), on)
         commitment = register.commitment_on(as_of) if register is not None and register.currency == f.currency else None
-        rate = irr(builder.flows(f.currency), f.nav.amount if f.nav else None, f.nav_as_of)
+        rate = irr_as_of(f, builder.flows(f.currency))
         currencies.append(CurrencyStatement(f, commitment, percent_called(f.called, commitment), as_percent(rate)))
     first = entries[0]
     return Statement(
