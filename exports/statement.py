@@ -69,11 +69,12 @@ def position_statement(
         entries = [e for e in entries if e.as_of_date is None or e.as_of_date <= as_of]
     if not entries:
         raise NotFound("Position", position_id)
+    on = as_of or date.today()  # the statement's date is D of the one date basis
     builder = FiguresBuilder(flows=True)
     for entry in entries:
-        builder.add(entry)
+        if _moved_by(entry, on):  # a call or distribution due after D is shown, not counted
+            builder.add(entry)
     register = _register(position_id)
-    on = as_of or date.today()  # the statement's date is D of the one date basis
     currencies = []
     for counted in builder.by_currency():
         f = value_as_of(counted, builder.dated_flows(counted.currency), on)
@@ -87,7 +88,7 @@ def position_statement(
         investor_id=first.investor_id,
         as_of=as_of,
         currencies=currencies,
-        flows=[_flow(e) for e in sorted(entries, key=_flow_order)],
+        flows=[_flow(e, on) for e in sorted(entries, key=_flow_order)],
     )
 
 
@@ -103,10 +104,19 @@ def _flow_order(entry: PositionEntry) -> tuple[date, str, int]:
     return entry.flow_date or date.min, entry.document_id, order.index(entry.kind)
 
 
-def _flow(entry: PositionEntry) -> Flow:
-    return Flow(
-        entry.flow_date, entry.document_id, KIND_LABELS[entry.kind], entry.money, entry.status, counts(entry.status)
-    )
+def _moved_by(entry: PositionEntry, on: date) -> bool:
+    """False for a call or distribution whose flow date is after `on` (not in the figures as of
+    `on`, `fundportal.domain.valuation`); True for every other entry."""
+    flow_date = entry.flow_date
+    return entry.kind not in _FLOW_KINDS or flow_date is None or flow_date <= on
+
+
+_FLOW_KINDS = frozenset((Kind.CAPITAL_CALL, Kind.DISTRIBUTION))
+
+
+def _flow(entry: PositionEntry, on: date) -> Flow:
+    counted = counts(entry.status) and _moved_by(entry, on)
+    return Flow(entry.flow_date, entry.document_id, KIND_LABELS[entry.kind], entry.money, entry.status, counted)
 
 
 def statement_pdf(statement: Statement, *, generated_by: str, base_url: str | None = None) -> bytes:

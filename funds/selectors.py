@@ -47,6 +47,7 @@ class LineText(NamedTuple):
     distributed_pending: str
     nav: str
     nav_as_of: str
+    adjusted_nav: str  # "" unless calls or distributions since the NAV date roll it forward
     dpi: str
     rvpi: str
     tvpi: str
@@ -70,6 +71,7 @@ def line_text(
         distributed_pending=format_money(pending_distributed) if pending_distributed.amount else "",
         nav=format_money(figures.nav),
         nav_as_of=figures.nav_as_of.isoformat() if figures.nav_as_of else "",
+        adjusted_nav=format_money(figures.adjusted_nav) if figures.adjusted_nav != figures.nav else "",
         dpi=format_ratio(figures.dpi),
         rvpi=format_ratio(figures.rvpi),
         tvpi=format_ratio(figures.tvpi),

@@ -224,3 +224,34 @@ def test_fund_xlsx_equals_the_fund_page(backend, analyst_client):
     assert Decimal(str(rows[-1]["called"])) == total.figures.called.amount == Decimal("3750003.00")
     assert Decimal(str(rows[-1]["unfunded"])) == total.figures.unfunded.amount
     assert all(r["fund_id"] == "FUND_N" for r in rows) and rows[0]["investor_id"] == "NI_000"
+
+
+def test_statement_pdf_values_every_figure_as_of_its_date(sample, editor_client):
+    """POSITION_1 with a NAV of 445,000 in DOC001 (2025-09-30). As of 2025-12-31 (D = the
+    statement's date): adjusted NAV = 445,000 + 750,000 - 120,000 = 1,075,000; RVPI 0.86x;
+    TVPI (195,000 + 1,075,000) / 1,250,000 = 1.02x; IRR (445,000 / 425,000) ** (365 / 92) - 1
+    = 20.0 % (hand-computed in tests/unit/test_valuation.py). As of the NAV date: TVPI
+    (75,000 + 445,000) / 500,000 = 1.04x, nothing rolled forward."""
+    response = editor_client.post(
+        "/documents/DOC001/entries/new/",
+        {
+            "kind": "nav",
+            "position_id": "POSITION_1",
+            "fund_id": "FUND_A",
+            "investor_id": "INVESTOR_1",
+            "amount": "445000",
+            "status": "Active",
+        },
+    )
+    assert response.status_code == 302
+
+    def pdf(as_of: str) -> str:
+        got = editor_client.get(f"/positions/POSITION_1/statement.pdf?as_of={as_of}")
+        return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(got.content)).pages).split())
+
+    year_end = pdf("2025-12-31")
+    assert "NAV (2025-09-30) USD 445,000.00" in year_end
+    assert "Adjusted NAV (2025-12-31) USD 1,075,000.00" in year_end
+    assert "RVPI 0.86x TVPI 1.02x IRR 20.0 %" in year_end
+    at_nav_date = pdf("2025-09-30")
+    assert "Adjusted NAV (2025-09-30) USD 445,000.00" in at_nav_date and "TVPI 1.04x" in at_nav_date
