@@ -31,7 +31,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -301,10 +301,10 @@ class FiguresBuilder:
                 builder._flows[code] = flows
         return builder
 
-    def dated_flows(self, currency: str) -> list[tuple[date, Decimal, Decimal]]:
-        """(date, calls, distributions) of `currency` by date: what valuing as of a date needs."""
-        by_date = (self._flows or {}).get(currency_code(currency), {})
-        return [(on, pair[0], pair[1]) for on, pair in sorted(by_date.items())]
+    def dated_flows(self, currency: str) -> Mapping[date, Sequence[Decimal]]:
+        """date -> [calls, distributions] of `currency`: what valuing as of a date needs (the
+        builder's own mapping, not a copy: read it, never change it)."""
+        return (self._flows or {}).get(currency if currency in self._sums else currency_code(currency), {})
 
     def flows(self, currency: str) -> list[tuple[date, Decimal]]:
         """IRR's cash flows of `currency` by date: calls negative, distributions positive."""

@@ -297,7 +297,7 @@ class PositionRegister:
         found = next((f for f in self.figures(as_of) if f.currency == currency), None)
         if found is not None:
             return found
-        return value_as_of(self._cached().figures(currency), (), as_of or date.today())
+        return value_as_of(self._cached().figures(currency), {}, as_of or date.today())
 
     def flows(self, currency: str) -> list[tuple[date, Decimal]]:
         """IRR's cash flows of `currency` (see `FiguresBuilder.flows`), computed once per currency
