@@ -191,3 +191,15 @@ def test_a_nav_before_later_flows_is_rolled_forward_on_every_page(sample, editor
     assert "NAV (2025-09-30) USD 445,000.00" in position_page
     assert f"Adjusted NAV ({date.today().isoformat()}) USD 1,075,000.00" in position_page
     assert "RVPI 0.86x TVPI 1.02x" in position_page
+
+
+def test_the_funds_list_totals_use_the_adjusted_nav(sample, editor_client):
+    """FUND_A's total with POSITION_1's NAV of 445,000 (2025-09-30) and no NAV for POSITION_2:
+    total NAV 445,000, adjusted by POSITION_1's later flows to 1,075,000 (as on the fund page);
+    TVPI = (240,000 + 1,075,000) / 1,950,000 = 0.674 -> 0.67x."""
+    assert (
+        editor_client.post("/documents/DOC001/entries/new/", {**ENTRY, "kind": "nav", "amount": "445000"}).status_code
+        == 302
+    )
+    listed = text(editor_client.get("/funds/"))
+    assert "USD 445,000.00 adjusted USD 1,075,000.00 0.12x 0.67x" in listed
