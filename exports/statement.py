@@ -2,8 +2,8 @@
 entries up to a date, read like the position page (one Query on GSI_Position_Document, all
 pages) with the same accumulator (`FiguresBuilder`), the commitment effective at the date
 (`PositionRegister.commitment_on`: `fundportal.domain.commitments.commitment_as_of`) and
-the same IRR function (`fundportal.domain.returns.irr`). Rendered from a Jinja2 template to PDF
-with WeasyPrint."""
+the same date basis as every page (`fundportal.domain.valuation`: D = the statement's date).
+Rendered from a Jinja2 template to PDF with WeasyPrint."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money
-from fundportal.domain.returns import as_percent, irr
+from fundportal.domain.returns import as_percent
+from fundportal.domain.valuation import irr_as_of, value_as_of
 from fundportal.store.repositories import PositionRepository
 from fundportal.web.cells import KIND_LABELS
 from positions.selectors import approved_entries
@@ -69,13 +70,16 @@ def position_statement(
         entries = [e for e in entries if e.as_of_date is None or e.as_of_date <= as_of]
     if not entries:
         raise NotFound("Position", position_id)
+    on = as_of or date.today()  # the statement's date is D of the one date basis
     builder = FiguresBuilder(flows=True)
     for entry in entries:
-        builder.add(entry)
+        if _moved_by(entry, on):  # a call or distribution due after D is shown, not counted
+            builder.add(entry)
     currencies = []
-    for f in builder.by_currency():
+    for counted in builder.by_currency():
+        f = value_as_of(counted, builder.dated_flows(counted.currency), on)
         commitment = register.commitment_on(as_of) if register is not None and register.currency == f.currency else None
-        rate = irr(builder.flows(f.currency), f.nav.amount if f.nav else None, f.nav_as_of)
+        rate = irr_as_of(f, builder.flows(f.currency))
         currencies.append(CurrencyStatement(f, commitment, percent_called(f.called, commitment), as_percent(rate)))
     first = entries[0]
     return Statement(
@@ -84,7 +88,7 @@ def position_statement(
         investor_id=first.investor_id,
         as_of=as_of,
         currencies=currencies,
-        flows=[_flow(e) for e in sorted(entries, key=_flow_order)],
+        flows=[_flow(e, on) for e in sorted(entries, key=_flow_order)],
     )
 
 
@@ -93,10 +97,19 @@ def _flow_order(entry: PositionEntry) -> tuple[date, str, int]:
     return entry.flow_date or date.min, entry.document_id, order.index(entry.kind)
 
 
-def _flow(entry: PositionEntry) -> Flow:
-    return Flow(
-        entry.flow_date, entry.document_id, KIND_LABELS[entry.kind], entry.money, entry.status, counts(entry.status)
-    )
+def _moved_by(entry: PositionEntry, on: date) -> bool:
+    """False for a call or distribution whose flow date is after `on` (not in the figures as of
+    `on`, `fundportal.domain.valuation`); True for every other entry."""
+    flow_date = entry.flow_date
+    return entry.kind not in _FLOW_KINDS or flow_date is None or flow_date <= on
+
+
+_FLOW_KINDS = frozenset((Kind.CAPITAL_CALL, Kind.DISTRIBUTION))
+
+
+def _flow(entry: PositionEntry, on: date) -> Flow:
+    counted = counts(entry.status) and _moved_by(entry, on)
+    return Flow(entry.flow_date, entry.document_id, KIND_LABELS[entry.kind], entry.money, entry.status, counted)
 
 
 def statement_pdf(statement: Statement, *, generated_by: str, base_url: str | None = None) -> bytes:

@@ -171,7 +171,8 @@ def position_table(report: Any) -> Table:
 
 def fund_table(page: Any) -> Table:
     """The fund page (`funds.selectors.fund_detail`): a row per position and currency with
-    commitment, figures and returns from the register, totals per currency."""
+    commitment, figures and returns from the register, totals per currency; every figure as of
+    the page's date (`as_of`), with the NAV's own date and the adjusted NAV RVPI and TVPI use."""
     table = Table(
         name=page.group_id,
         columns=[
@@ -185,6 +186,9 @@ def fund_table(page: Any) -> Table:
             "unfunded",
             "distributed",
             "nav",
+            "nav_as_of",
+            "adjusted_nav",
+            "as_of",
             "dpi",
             "rvpi",
             "tvpi",
@@ -201,6 +205,9 @@ def fund_table(page: Any) -> Table:
             _amount(f.unfunded),
             _amount(f.distributed),
             _amount(f.nav),
+            f.nav_as_of,
+            _amount(f.adjusted_nav),
+            f.as_of,
             _ratio(f.dpi),
             _ratio(f.rvpi),
             _ratio(f.tvpi),

@@ -25,7 +25,8 @@ from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
-from fundportal.domain.returns import as_percent, irr
+from fundportal.domain.returns import as_percent
+from fundportal.domain.valuation import irr_as_of
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.links import PositionLinks
 from funds.reconciliation import GroupReconciliation, group_reconciliation
@@ -46,6 +47,7 @@ class LineText(NamedTuple):
     distributed_pending: str
     nav: str
     nav_as_of: str
+    adjusted_nav: str  # "" unless calls or distributions since the NAV date roll it forward
     dpi: str
     rvpi: str
     tvpi: str
@@ -69,6 +71,7 @@ def line_text(
         distributed_pending=format_money(pending_distributed) if pending_distributed.amount else "",
         nav=format_money(figures.nav),
         nav_as_of=figures.nav_as_of.isoformat() if figures.nav_as_of else "",
+        adjusted_nav=format_money(figures.adjusted_nav) if figures.adjusted_nav != figures.nav else "",
         dpi=format_ratio(figures.dpi),
         rvpi=format_ratio(figures.rvpi),
         tvpi=format_ratio(figures.tvpi),
@@ -129,15 +132,16 @@ def awaiting_by_currency(register: PositionRegister) -> dict[str, str]:
     return {code: text for code, text in shown.items() if text}
 
 
-def position_lines(register: PositionRegister) -> list[PositionLine]:
-    """The register's figures, a line per currency; each line names what awaits approval in its
-    currency (a currency only awaiting approval is named on the first line)."""
+def position_lines(register: PositionRegister, as_of: date | None = None) -> list[PositionLine]:
+    """The register's figures valued as of `as_of` (None: today), a line per currency; each line
+    names what awaits approval in its currency (a currency only awaiting approval is named on the
+    first line)."""
     lines = []
     awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
-    for figures in register.figures():
-        commitment = register.commitment_money if figures.currency == register.currency else None
+    for figures in register.figures(as_of):
+        commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
         called = percent_called(figures.called, commitment)
-        irr_value = as_percent(register.irr(figures.currency))
+        irr_value = as_percent(register.irr(figures.currency, as_of))
         lines.append(
             PositionLine(
                 position_id=register.position_id,
@@ -158,34 +162,37 @@ def position_lines(register: PositionRegister) -> list[PositionLine]:
     return lines
 
 
-def totals(registers: Iterable[PositionRegister]) -> list[TotalLine]:
-    """Per currency: the positions' figures summed (`sum_figures`), commitments summed, and the
-    pooled IRR (every position's flows, each position's latest NAV at its own date)."""
+def totals(registers: Iterable[PositionRegister], as_of: date | None = None) -> list[TotalLine]:
+    """Per currency, valued as of `as_of` (None: today): the positions' figures summed
+    (`sum_figures`), commitments summed, and the pooled IRR (every position's flows up to the
+    date, the positions' adjusted NAVs summed as the terminal value at that date)."""
     registers = list(registers)
+    on = as_of or date.today()
     # One pass: each currency's positions (those with figures in it) and their own figures there.
     held: dict[str, list[tuple[PositionRegister, Figures]]] = {}
     for register in registers:
-        for own in register.figures():
+        for own in register.figures(on):
             held.setdefault(own.currency, []).append((register, own))
     lines = []
-    for figures in sum_figures(r.figures() for r in registers):
+    for figures in sum_figures(r.figures(on) for r in registers):
         code = figures.currency
         group = held[code]
-        commitments = [r.commitment_money for r, _ in group if r.currency == code and r.commitment is not None]
+        commitments = [
+            held_commitment
+            for r, _ in group
+            if r.currency == code and (held_commitment := r.commitment_on(as_of)) is not None
+        ]
         commitment = sum(commitments, zero(code)) if commitments else None
         computed = total_unfunded(
-            (computed_unfunded(r.commitment_money if r.currency == code else None, own) for r, own in group), code
+            (computed_unfunded(r.commitment_on(as_of) if r.currency == code else None, own) for r, own in group), code
         )
         flows: list[tuple[date, Decimal]] = []
-        navs: list[tuple[date, Decimal]] = []
-        for register, own in group:
+        for register, _ in group:
             flows += register.flows(code)
-            if own.nav is not None and own.nav_as_of is not None:
-                navs.append((own.nav_as_of, own.nav.amount))
         pooled = None
-        if navs and len(navs) == len(group):  # every position valued: otherwise the residual is unknown
-            last = max(on for on, _ in navs)
-            pooled = irr(flows + [(on, amount) for on, amount in navs if on != last], sum_at(navs, last), last)
+        # Every position valued (its adjusted NAV known): otherwise the residual is unknown.
+        if all(own.adjusted_nav is not None for _, own in group):
+            pooled = irr_as_of(figures, flows)
         lines.append(
             TotalLine(
                 currency=code,
@@ -198,10 +205,6 @@ def totals(registers: Iterable[PositionRegister]) -> list[TotalLine]:
             )
         )
     return lines
-
-
-def sum_at(navs: list[tuple[date, Decimal]], on: date) -> Decimal:
-    return sum((amount for day, amount in navs if day == on), Decimal(0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,8 +231,11 @@ def fund_detail(
     registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
     if not registers:
         raise NotFound("Fund", fund_id)
+    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
     return GroupPage(
-        group_id=fund_id, lines=[line for r in registers for line in position_lines(r)], totals=totals(registers)
+        group_id=fund_id,
+        lines=[line for r in registers for line in position_lines(r, on)],
+        totals=totals(registers, on),
     )
 
 
@@ -246,8 +252,11 @@ def investor_detail(
     registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
+    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
     return GroupPage(
-        group_id=investor_id, lines=[line for r in registers for line in position_lines(r)], totals=totals(registers)
+        group_id=investor_id,
+        lines=[line for r in registers for line in position_lines(r, on)],
+        totals=totals(registers, on),
     )
 
 

@@ -13,7 +13,8 @@
   compare them are in `fundportal.domain.reconciliation`.
 - NAV is the amount of the latest non-cancelled NAV entry of the currency, by the
   same "latest" rule as unfunded. RVPI = NAV / called; TVPI = (distributed + NAV) / called
-  (pending included, like DPI); both None without a NAV or with nothing called.
+  (pending included, like DPI); both None without a NAV or with nothing called. Figures valued
+  as of a date (`fundportal.domain.valuation`, the one date basis) use the adjusted NAV there.
 - % called = called / commitment, as a percentage to 0.1 (None without a commitment).
 - Never add across currencies: every figure is per currency (one `Figures` per currency), and
   `Money` raises TypeError if two currencies ever meet in a sum or a ratio.
@@ -30,7 +31,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -67,19 +68,27 @@ def percent_called(called: Money, commitment: Money | None) -> Decimal | None:
     return (called.amount * 100 / commitment.amount).quantize(_TENTH, rounding=ROUND_HALF_EVEN)
 
 
+def residual_value(figures: Figures) -> Money | None:
+    """The value RVPI and TVPI use: the adjusted NAV of figures valued as of a date
+    (`fundportal.domain.valuation`), else the NAV itself."""
+    return figures.nav if figures.adjusted_nav is None else figures.adjusted_nav
+
+
 def rvpi(figures: Figures) -> Decimal | None:
-    """Residual value to paid-in: NAV / called; None without a NAV (value unknown) or a call."""
-    if figures.nav is None:
+    """Residual value to paid-in: (adjusted) NAV / called; None without a NAV or a call."""
+    value = residual_value(figures)
+    if value is None:
         return None
-    return ratio(figures.nav, figures.called)
+    return ratio(value, figures.called)
 
 
 def tvpi(figures: Figures) -> Decimal | None:
-    """Total value to paid-in: (distributed + NAV) / called; None without a NAV or a call."""
-    if figures.nav is None:
+    """Total value to paid-in: (distributed + (adjusted) NAV) / called; None without a NAV or a call."""
+    value = residual_value(figures)
+    if value is None:
         return None
     # Both amounts are the figures' currency (checked when the figures were built).
-    return ratio(known_money(figures.distributed.amount + figures.nav.amount, figures.currency), figures.called)
+    return ratio(known_money(figures.distributed.amount + value.amount, figures.currency), figures.called)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +106,10 @@ class Figures:
     nav: Money | None = None
     nav_as_of: date | None = None
     nav_key: UnfundedKey | None = field(default=None, compare=False, repr=False)
+    # Valued as of a date (`fundportal.domain.valuation.value_as_of`): the date and the NAV rolled
+    # forward to it; None for figures not valued (a document's, a page's running figures).
+    as_of: date | None = None
+    adjusted_nav: Money | None = None
     # settled + pending, added once here (a fund page reads them for a thousand lines)
     called: Money = field(init=False, compare=False, repr=False)
     distributed: Money = field(init=False, compare=False, repr=False)
@@ -110,6 +123,7 @@ class Figures:
             self.distributed_pending,
             self.unfunded,
             self.nav,
+            self.adjusted_nav,
         ):
             if value is not None and value.currency.code != code:
                 raise TypeError(f"{value!r} in figures of {code}")
@@ -287,6 +301,11 @@ class FiguresBuilder:
                 builder._flows[code] = flows
         return builder
 
+    def dated_flows(self, currency: str) -> Mapping[date, Sequence[Decimal]]:
+        """date -> [calls, distributions] of `currency`: what valuing as of a date needs (the
+        builder's own mapping, not a copy: read it, never change it)."""
+        return (self._flows or {}).get(currency if currency in self._sums else currency_code(currency), {})
+
     def flows(self, currency: str) -> list[tuple[date, Decimal]]:
         """IRR's cash flows of `currency` by date: calls negative, distributions positive."""
         by_date = (self._flows or {}).get(currency_code(currency), {})
@@ -369,6 +388,11 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
         unfundeds = [(f.unfunded, f.unfunded_as_of) for f in group if f.unfunded is not None]
         nav, nav_as_of = _total(navs, code)
         unfunded, unfunded_as_of = _total(unfundeds, code)
+        # Valued as of one date D: the total's adjusted NAV is the positions' adjusted NAVs at D
+        # (a position without a NAV adds none, as its NAV adds none to the total NAV).
+        as_of = group[0].as_of if all(f.as_of == group[0].as_of for f in group) else None
+        adjusted = [(f.adjusted_nav, as_of) for f in group if f.adjusted_nav is not None]
+        adjusted_nav = _total(adjusted, code)[0] if as_of is not None else None
         totals.append(
             Figures(
                 code,
@@ -380,6 +404,8 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
                 unfunded_as_of,
                 nav=nav,
                 nav_as_of=nav_as_of,
+                as_of=as_of,
+                adjusted_nav=adjusted_nav,
             )
         )
     return totals

@@ -16,7 +16,7 @@ from .commitments import CommitmentChange, commitment_as_of, history_of
 from .figures import Figures, FiguresBuilder, percent_called
 from .kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, validate_id
 from .money import money
-from .returns import irr
+from .valuation import irr_as_of, value_as_of
 
 
 def utcnow() -> datetime:
@@ -310,22 +310,29 @@ class PositionRegister:
         amount = commitment_as_of(self.commitment_history, on)
         return None if amount is None else money(amount, self.currency)
 
-    def figures(self) -> list[Figures]:
-        """Figures per currency, by currency code (the register's own currency always among them);
-        computed once per register object (a fund page asks for them several times)."""
-        figures = self._memo.get("figures")
+    def figures(self, as_of: date | None = None) -> list[Figures]:
+        """Figures per currency valued as of `as_of` (None: today), by currency code (the
+        register's own currency always among them); computed once per register object and date
+        (a fund page asks for them several times). The date basis: `fundportal.domain.valuation`."""
+        on = as_of or date.today()
+        key = ("figures", on)
+        figures = self._memo.get(key)
         if figures is None:
             builder = self._cached()
             found = {f.currency: f for f in builder.by_currency()}
             if self.currency not in found:
                 found[self.currency] = builder.figures(self.currency)
-            figures = self._memo["figures"] = [found[code] for code in sorted(found)]
+            figures = self._memo[key] = [
+                value_as_of(found[code], builder.dated_flows(code), on) for code in sorted(found)
+            ]
         return figures
 
-    def figures_of(self, currency: str) -> Figures:
-        """The figures of `currency` (zero figures if the position has none in it)."""
-        found = next((f for f in self.figures() if f.currency == currency), None)
-        return found if found is not None else self._cached().figures(currency)
+    def figures_of(self, currency: str, as_of: date | None = None) -> Figures:
+        """The figures of `currency` valued as of `as_of` (zero figures if the position has none in it)."""
+        found = next((f for f in self.figures(as_of) if f.currency == currency), None)
+        if found is not None:
+            return found
+        return value_as_of(self._cached().figures(currency), {}, as_of or date.today())
 
     def flows(self, currency: str) -> list[tuple[date, Decimal]]:
         """IRR's cash flows of `currency` (see `FiguresBuilder.flows`), computed once per currency
@@ -336,9 +343,9 @@ class PositionRegister:
             flows = self._memo[key] = self._cached().flows(currency)
         return list(flows)
 
-    def irr(self, currency: str) -> Decimal | None:
-        f = self.figures_of(currency)
-        return irr(self.flows(currency), f.nav.amount if f.nav else None, f.nav_as_of)
+    def irr(self, currency: str, as_of: date | None = None) -> Decimal | None:
+        """The IRR as of `as_of` (None: today), on the same basis as TVPI (`irr_as_of`)."""
+        return irr_as_of(self.figures_of(currency, as_of), self.flows(currency))
 
     def percent_called(self, figures: Figures) -> Decimal | None:
         commitment = self.commitment_money if figures.currency == self.currency else None

@@ -4,10 +4,10 @@ The flows are the builder's (`FiguresBuilder(flows=True).flows(currency)`): for 
 distributions minus the calls of that date (a call is money paid in: negative; a distribution is
 money paid out: positive), the date being the entry's due date when set, else its document's
 as-of date. Pending calls and distributions are in the flows, as they are in "called" and
-"distributed" (and DPI); Cancelled never. The latest NAV enters as a positive terminal flow at
-its as-of date (the value the LP would receive if the position were realised then). The IRR is
-as of that date: flows dated after it (a call due after the statement) are left out until a later
-NAV includes them.
+"distributed" (and DPI); Cancelled never. A value enters as a positive terminal flow at its date
+(what the LP would receive if the position were realised then) and the IRR is as of that date:
+flows dated after it are left out. Every figure passes the adjusted NAV at the date D it is valued
+as of (`fundportal.domain.valuation.irr_as_of`), so IRR and TVPI read the same flows and value.
 
 IRR is the annual rate r with sum(flow / (1 + r) ** (days / 365)) = 0 (XIRR, actual/365), solved
 by `pyxirr.xirr`. It is None ("—") when it is undefined: no NAV (the residual value is unknown,
@@ -29,12 +29,13 @@ _BASIS_POINT = Decimal("0.0001")
 
 
 def irr(flows: Iterable[tuple[date, Decimal]], nav: Decimal | None, nav_as_of: date | None) -> Decimal | None:
-    """The IRR as a fraction (0.1234 = 12.34 %), or None when undefined (see the module doc)."""
+    """The IRR as a fraction (0.1234 = 12.34 %) of `flows` up to `nav_as_of` with `nav` the
+    terminal value then, or None when undefined (see the module doc)."""
     if nav is None or nav_as_of is None:
         return None
     by_date: dict[date, Decimal] = {}
     for on, amount in flows:
-        if on > nav_as_of:  # not in the NAV yet: the IRR is as of the NAV's date
+        if on > nav_as_of:  # after the terminal value's date: the IRR is as of that date
             continue
         by_date[on] = by_date.get(on, Decimal(0)) + amount
     by_date[nav_as_of] = by_date.get(nav_as_of, Decimal(0)) + nav

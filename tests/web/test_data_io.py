@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 from decimal import Decimal
 
 import openpyxl
@@ -227,3 +228,47 @@ def test_fund_xlsx_equals_the_fund_page(backend, analyst_client):
     assert Decimal(str(rows[-1]["called"])) == total.figures.called.amount == Decimal("3750003.00")
     assert Decimal(str(rows[-1]["unfunded"])) == total.figures.unfunded.amount
     assert all(r["fund_id"] == "FUND_N" for r in rows) and rows[0]["investor_id"] == "NI_000"
+
+
+def test_statement_pdf_values_every_figure_as_of_its_date(sample, editor_client):
+    """POSITION_1 with a NAV of 445,000 in DOC001 (2025-09-30). As of 2025-12-31 (D = the
+    statement's date): adjusted NAV = 445,000 + 750,000 - 120,000 = 1,075,000; RVPI 0.86x;
+    TVPI (195,000 + 1,075,000) / 1,250,000 = 1.02x; IRR (445,000 / 425,000) ** (365 / 92) - 1
+    = 20.0 % (hand-computed in tests/unit/test_valuation.py). As of the NAV date: TVPI
+    (75,000 + 445,000) / 500,000 = 1.04x, nothing rolled forward."""
+    response = editor_client.post("/documents/DOC001/entries/new/", {**POSITION_1_NAV, "amount": "445000"})
+    assert response.status_code == 302
+
+    def pdf(as_of: str) -> str:
+        got = editor_client.get(f"/positions/POSITION_1/statement.pdf?as_of={as_of}")
+        return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(got.content)).pages).split())
+
+    year_end = pdf("2025-12-31")
+    assert "NAV (2025-09-30) USD 445,000.00" in year_end
+    assert "Adjusted NAV (2025-12-31) USD 1,075,000.00" in year_end
+    assert "RVPI 0.86x TVPI 1.02x IRR 20.0 %" in year_end
+    at_nav_date = pdf("2025-09-30")
+    assert "Adjusted NAV (2025-09-30) USD 445,000.00" in at_nav_date and "TVPI 1.04x" in at_nav_date
+
+
+def test_fund_xlsx_carries_the_nav_date_and_the_adjusted_nav(sample, editor_client):
+    """The fund export's figures are the page's: NAV 445,000 as of 2025-09-30 for POSITION_1,
+    adjusted to today by DOC002's call and distribution: 445,000 + 750,000 - 120,000 = 1,075,000."""
+    nav = {**POSITION_1_NAV, "amount": "445000"}
+    assert editor_client.post("/documents/DOC001/entries/new/", nav).status_code == 302
+    sheet = openpyxl.load_workbook(io.BytesIO(editor_client.get("/funds/FUND_A/export.xlsx").content)).active
+    rows = list(sheet.iter_rows(values_only=True))
+    header = next(r for r in rows if r and "adjusted_nav" in r)
+    first = next(dict(zip(header, r, strict=True)) for r in rows if r and "POSITION_1" in r)
+    assert first["nav"] == 445000 and first["adjusted_nav"] == 1075000
+    assert str(first["nav_as_of"])[:10] == "2025-09-30" and str(first["as_of"])[:10] == date.today().isoformat()
+    assert first["tvpi"] == 1.02
+
+
+POSITION_1_NAV = {
+    "kind": "nav",
+    "position_id": "POSITION_1",
+    "fund_id": "FUND_A",
+    "investor_id": "INVESTOR_1",
+    "status": "Active",
+}

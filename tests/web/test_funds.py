@@ -4,6 +4,7 @@ sample's figures, links, mismatched fund/investor refused with nothing written, 
 from __future__ import annotations
 
 import re
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -76,7 +77,8 @@ def test_position_page_is_one_query_with_register_figures(sample, analyst_client
     page = text(response)
     assert "Commitment USD 2,000,000.00" in page
     assert "% called 62.5 %" in page
-    assert "NAV — DPI 0.16x" in page
+    # No NAV in the sample: no adjusted NAV either, which is labelled with the date D (today).
+    assert f"NAV — Adjusted NAV ({date.today().isoformat()}) — DPI 0.16x" in page
     assertContains(response, 'href="/funds/FUND_A/"')
     assertContains(response, 'href="/investors/INVESTOR_1/"')
 
@@ -169,3 +171,35 @@ def test_editor_changes_the_commitment_audited(sample, editor_client, analyst_cl
     )["Items"]
     assert len(audit) == 1 and audit[0]["User"]["S"] == "editor"
     assert analyst_client.post("/positions/POSITION_1/commitment/", {"commitment": "1"}).status_code == 403
+
+
+def test_a_nav_before_later_flows_is_rolled_forward_on_every_page(sample, editor_client):
+    """A NAV of 445,000 for POSITION_1 in DOC001 (as of 2025-09-30), before DOC002's call of
+    750,000 and distribution of 120,000 (2025-12-31). As of today: adjusted NAV = 445,000 +
+    750,000 - 120,000 = 1,075,000; RVPI = 1,075,000 / 1,250,000 = 0.86x; TVPI = (195,000 +
+    1,075,000) / 1,250,000 = 1.016 -> 1.02x, and the IRR of the same flows (-425,000 on
+    2025-09-30, -630,000 on 2025-12-31, +1,075,000 today) is positive like the gain TVPI shows.
+    The exact IRR depends on today's date: `tests/unit/test_valuation.py` computes it at fixed dates."""
+    response = editor_client.post("/documents/DOC001/entries/new/", {**ENTRY, "kind": "nav", "amount": "445000"})
+    assert response.status_code == 302
+    fund_page = editor_client.get("/funds/FUND_A/")
+    first = row(fund_page, "POSITION_1")
+    assert "USD 445,000.00 2025-09-30 adjusted USD 1,075,000.00 0.16x 0.86x 1.02x" in first
+    irr_cell = re.search(r'data-position="POSITION_1".*?data-testid="irr">([^<]*)<', fund_page.content.decode(), re.S)
+    assert irr_cell and Decimal(irr_cell.group(1).removesuffix(" %")) > 0
+    position_page = text(editor_client.get("/positions/POSITION_1/"))
+    assert "NAV (2025-09-30) USD 445,000.00" in position_page
+    assert f"Adjusted NAV ({date.today().isoformat()}) USD 1,075,000.00" in position_page
+    assert "RVPI 0.86x TVPI 1.02x" in position_page
+
+
+def test_the_funds_list_totals_use_the_adjusted_nav(sample, editor_client):
+    """FUND_A's total with POSITION_1's NAV of 445,000 (2025-09-30) and no NAV for POSITION_2:
+    total NAV 445,000, adjusted by POSITION_1's later flows to 1,075,000 (as on the fund page);
+    TVPI = (240,000 + 1,075,000) / 1,950,000 = 0.674 -> 0.67x."""
+    assert (
+        editor_client.post("/documents/DOC001/entries/new/", {**ENTRY, "kind": "nav", "amount": "445000"}).status_code
+        == 302
+    )
+    listed = text(editor_client.get("/funds/"))
+    assert "USD 445,000.00 adjusted USD 1,075,000.00 0.12x 0.67x" in listed
