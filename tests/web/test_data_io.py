@@ -21,21 +21,14 @@ from documents.forms import EntryForm
 from fundportal.domain.errors import NotFound
 from positions.selectors import position_report
 from tests.conftest import signed_in_editor
-from tests.notices import csv_bytes, notice_rows, row, upload_storage_in
+from tests.notices import csv_bytes, notice_rows, row
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
 
 
 @pytest.fixture
 def editor_client(django_user_model) -> Client:
     return signed_in_editor(django_user_model, "importer")
-
-
-@pytest.fixture(autouse=True)
-def uploads(settings, tmp_path):
-    location = tmp_path / "imports"
-    settings.STORAGES = {**settings.STORAGES, "imports": upload_storage_in(location)}
-    return location
 
 
 def _upload(client: Client, data: bytes, name: str = "notice.csv"):

@@ -26,7 +26,7 @@ from imports.services import checksum_of
 from tests.conftest import signed_in_editor
 from tests.notices import csv_bytes, notice_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
 
 POSITIONS = 120  # two groups of registers (99 a transaction)
 
@@ -38,19 +38,6 @@ class Killed(BaseException):
 @pytest.fixture
 def editor(django_user_model) -> Client:
     return signed_in_editor(django_user_model, "importer")
-
-
-@pytest.fixture(autouse=True)
-def uploads(settings, tmp_path):
-    location = tmp_path / "imports"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "imports": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(location), "allow_overwrite": True},
-        },
-    }
-    return location
 
 
 def _confirm(client: Client, data: bytes, filename: str = "n.csv"):

@@ -14,21 +14,14 @@ from fundportal.store.repositories.imports import ImportRepository
 from imports import writing
 from imports.services import import_apply, import_prepare
 from tests.conftest import signed_in_editor
-from tests.notices import csv_bytes, notice_rows, upload_storage_in
+from tests.notices import csv_bytes, notice_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
 
 
 @pytest.fixture
 def editor_client(django_user_model) -> Client:
     return signed_in_editor(django_user_model, "importer")
-
-
-@pytest.fixture(autouse=True)
-def uploads(settings, tmp_path):
-    location = tmp_path / "imports"
-    settings.STORAGES = {**settings.STORAGES, "imports": upload_storage_in(location)}
-    return location
 
 
 def test_the_loser_of_two_confirms_of_one_file_is_told_who_imported_it(backend, editor_client, uploads, monkeypatch):

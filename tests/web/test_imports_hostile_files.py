@@ -15,9 +15,8 @@ from documents import selectors
 from fundportal.domain.errors import NotFound
 from imports.reader import COLUMNS
 from tests.conftest import signed_in_editor
-from tests.notices import upload_storage_in
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
 
 HUGE = [1e25, 1e26, 1e300]
 
@@ -25,11 +24,6 @@ HUGE = [1e25, 1e26, 1e300]
 @pytest.fixture
 def editor_client(django_user_model) -> Client:
     return signed_in_editor(django_user_model, "importer")
-
-
-@pytest.fixture(autouse=True)
-def uploads(settings, tmp_path):
-    settings.STORAGES = {**settings.STORAGES, "imports": upload_storage_in(tmp_path / "imports")}
 
 
 def _xlsx(amount: float) -> bytes:

@@ -21,10 +21,10 @@ from imports.services import checksum_of, import_apply, import_prepare
 from tests import iam_recording
 from tests.conftest import signed_in_editor
 from tests.iam_recording import acting_as
-from tests.notices import csv_bytes, notice_rows, upload_storage_in
+from tests.notices import csv_bytes, notice_rows
 from tests.web.urlmap import analyst_routes
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
 
 
 def called(records: list[instrumentation.RequestRecord]) -> tuple[set[str], set[str]]:
@@ -36,11 +36,6 @@ def called(records: list[instrumentation.RequestRecord]) -> tuple[set[str], set[
         direct |= more_direct
         parts |= more_parts
     return direct, parts
-
-
-@pytest.fixture(autouse=True)
-def uploads(settings, tmp_path):
-    settings.STORAGES = {**settings.STORAGES, "imports": upload_storage_in(tmp_path / "imports")}
 
 
 def command(*args: str, **options) -> None:
