@@ -124,24 +124,26 @@ def fresh_table(table: str) -> Iterator[None]:
         tables.delete(table)
 
 
-def import_notice(rows: int, table: str = "hot_import") -> dict:
+def _imported(payload: bytes, filename: str) -> int:
+    """Validate and write one notice as the import does; the rows written."""
     from imports.services import import_apply, import_prepare
 
+    prepared = import_prepare(data=payload, filename=filename)
+    if not prepared.ok:
+        raise RuntimeError(f"{filename} did not validate: {prepared.validation.errors[:3]}")
+    return import_apply(prepared=prepared, user="bench", workers=8).rows
+
+
+def import_notice(rows: int, table: str = "hot_import") -> dict:
     from .data_io import notice_csv
 
     with fresh_table(table):
         payload = notice_csv(rows, "HOT_NOTICE")
 
-        def work() -> int:
-            prepared = import_prepare(data=payload, filename="hot.csv")
-            if not prepared.ok:
-                raise RuntimeError(f"the notice did not validate: {prepared.validation.errors[:3]}")
-            return import_apply(prepared=prepared, user="bench", workers=8).rows
-
         return scenario(
             f"import of a {rows:,}-row notice over {rows // 3:,} new positions of one fund, scaled to "
             f"{IMPORT_ROWS:,} rows at {IMPORT_ROWS_PER_S:,.0f} rows/s ({IMPORT_ROWS / IMPORT_ROWS_PER_S:g} s)",
-            work,
+            lambda: _imported(payload, "hot.csv"),
             IMPORT_ROWS_PER_S,
             target_operations=IMPORT_ROWS,
         )
@@ -150,25 +152,16 @@ def import_notice(rows: int, table: str = "hot_import") -> dict:
 def next_notice(rows: int, table: str = "hot_next") -> dict:
     """The usual notice: the next quarter's, a new document for positions already registered
     (each register read, added to and put back, one document's cash flows larger)."""
-    from imports.services import import_apply, import_prepare
-
     from .data_io import notice_csv
 
     with fresh_table(table):
-        first = import_prepare(data=notice_csv(rows, "HOT_FIRST"), filename="first.csv")
-        import_apply(prepared=first, user="bench", workers=8)
+        _imported(notice_csv(rows, "HOT_FIRST"), "first.csv")  # the positions' first notice
         payload = notice_csv(rows, "HOT_NEXT")
-
-        def work() -> int:
-            prepared = import_prepare(data=payload, filename="next.csv")
-            if not prepared.ok:
-                raise RuntimeError(f"the next notice did not validate: {prepared.validation.errors[:3]}")
-            return import_apply(prepared=prepared, user="bench", workers=8).rows
 
         return scenario(
             f"{rows:,} rows for the same {rows // 3:,} positions in a new document (registers exist), scaled to "
             f"{IMPORT_ROWS:,} rows at {IMPORT_ROWS_PER_S:,.0f} rows/s",
-            work,
+            lambda: _imported(payload, "next.csv"),
             IMPORT_ROWS_PER_S,
             target_operations=IMPORT_ROWS,
         )
