@@ -10,7 +10,7 @@ from fundportal.domain.model import PositionRegister
 
 from ..gateway import TableGateway
 from ..mapping import keys
-from ..mapping.entities import FundCatalogEntry, from_item, to_item
+from ..mapping.entities import REGISTER_TYPE, FundCatalogEntry, from_item, to_item
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)
@@ -33,6 +33,15 @@ class RegisterRepository:
     def fund_positions(self, fund_id: str) -> list[PositionRegister]:
         items = self.gateway.query(f"{_ENTITY.pk} = :pk", {":pk": keys.fund_index_pk(fund_id)}, index=ENTITY_INDEX)
         return [from_item(PositionRegister, item) for item in items]
+
+    # Pattern 13, ids only: which positions a fund holds (the import's check that a row's position
+    # is registered in its fund) — the same Query, projected to the position id, every page.
+    def fund_position_ids(self, fund_id: str) -> set[str]:
+        values = {":pk": keys.fund_index_pk(fund_id)}
+        items = self.gateway.query(
+            f"{_ENTITY.pk} = :pk", values, index=ENTITY_INDEX, projection="PositionId, EntityType"
+        )
+        return {item["PositionId"] for item in items if item.get("EntityType") == REGISTER_TYPE}
 
     # Pattern 14: an investor's positions — one Query on GSI_Investor_Position (GSI4_PK = INVESTOR#<id>)
     def investor_positions(self, investor_id: str) -> list[PositionRegister]:
