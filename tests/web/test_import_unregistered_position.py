@@ -1,0 +1,44 @@
+"""The import preview refuses a row whose position its fund does not hold (the typo POSITON_1
+into FUND_A), naming the close registered id, and nothing is written; a row that says
+new_position = yes opens one."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from fundportal.store.repositories.register import RegisterRepository
+from tests.notices import csv_bytes, row
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
+
+
+def _sample_fund_row(**values: str) -> dict[str, str]:
+    base = {"document_id": "CALL_TYPO", "fund_id": "FUND_A", "investor_id": "INVESTOR_1", "new_position": ""}
+    return row(**{**base, "amount": "10,000.00", **values})
+
+
+def test_the_typo_position_is_refused_in_the_preview_naming_position_1_and_nothing_is_written(
+    sample, editor_client, uploads
+):
+    data = csv_bytes([_sample_fund_row(position_id="POSITON_1")])
+    response = editor_client.post("/documents/import/", {"file": SimpleUploadedFile("typo.csv", data)})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "POSITON_1 is not a position of FUND_A. Did you mean POSITION_1?" in html
+    assert 'name="checksum"' not in html  # no confirm button
+    # Confirming anyway (a hand-made POST) validates again and writes nothing.
+    checksum = hashlib.sha256(data).hexdigest()
+    editor_client.post("/documents/import/confirm/", {"checksum": checksum, "filename": "typo.csv"}, follow=True)
+    assert RegisterRepository().get("POSITON_1", consistent=True) is None
+    assert editor_client.get("/documents/CALL_TYPO/").status_code == 404
+
+
+def test_a_row_that_opens_a_new_position_passes_the_preview(sample, editor_client):
+    data = csv_bytes([_sample_fund_row(position_id="POSITION_9", investor_id="INVESTOR_9", new_position="yes")])
+    response = editor_client.post("/documents/import/", {"file": SimpleUploadedFile("new.csv", data)})
+    html = response.content.decode()
+    assert response.status_code == 200 and "is not a position of" not in html
+    assert 'name="checksum"' in html
