@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from fundportal.domain.kinds import SearchKind
 from fundportal.domain.model import PositionRegister
 
 from ..gateway import TableGateway
 from ..mapping import keys
+from ..mapping.companions import register_companions
 from ..mapping.entities import REGISTER_TYPE, FundCatalogEntry, from_item, to_item
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
 
@@ -53,6 +55,18 @@ class RegisterRepository:
     def funds(self) -> list[str]:
         items = self.gateway.query("PK = :pk", {":pk": keys.FUND_CATALOG_PK}, projection="SK")
         return [item["SK"] for item in items]
+
+    def companion_keys(self, register: PositionRegister, *, investor: bool) -> list[tuple[str, str]]:
+        """The keys of the search items a register's first entry brought along (`companions`):
+        its position's, and with `investor` its investor's (shared by the investor's other
+        positions: only when it has none left). Removing the position deletes them."""
+        found = []
+        for companion in register_companions(register):
+            if companion.kind is SearchKind.INVESTOR and not investor:
+                continue
+            item = to_item(companion)
+            found.append((item["PK"], item["SK"]))
+        return found
 
     def bulk_items(self, register: PositionRegister) -> list[dict[str, Any]]:
         """The items of a register for a bulk load (seeding, repair): register, catalog."""
