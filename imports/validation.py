@@ -26,7 +26,6 @@ row's result and, when no row is bad, what to write. Rules:
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -48,11 +47,12 @@ from fundportal.domain.kinds import (
     validate_id,
 )
 from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
-from fundportal.domain.money import CURRENCIES, Money, money
+from fundportal.domain.money import CURRENCIES
 from fundportal.messages import describe
 
 from . import guards
 from .reader import RawRow
+from .totals import ControlTotal, control_totals
 
 KINDS = {kind.slug: kind for kind in POSITION_KINDS}
 MAX_DOCUMENTS = 25  # one publishing transaction holds every document of the file
@@ -103,17 +103,6 @@ class Known:
     # fund -> the positions registered in it, for the funds where a row names a position that is
     # neither registered nor opened by the file (`guards.funds_to_read`)
     fund_positions: dict[str, set[str]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ControlTotal:
-    """Rows and their amount per currency and kind: what an analyst ticks off against the notice."""
-
-    document_id: str
-    currency: str
-    kind: Kind
-    rows: int
-    amount: Money
 
 
 @dataclass
@@ -425,15 +414,3 @@ def _document_type(kinds: list[Kind]) -> str:
     if only == {Kind.DISTRIBUTION} and "distribution_notice" in DOCUMENT_TYPES:
         return "distribution_notice"
     return "other"
-
-
-def control_totals(parsed: list[tuple[RowResult, Parsed]]) -> list[ControlTotal]:
-    """Rows and amounts per document, currency and kind (Money: never added across currencies)."""
-    groups: dict[tuple[str, str, Kind], list[Decimal]] = defaultdict(list)
-    for _, p in parsed:
-        groups[(p.document_id, p.currency, p.kind)].append(p.amount)
-    order = {kind: i for i, kind in enumerate(POSITION_KINDS)}
-    return [
-        ControlTotal(d, c, k, len(amounts), sum((money(a, c) for a in amounts), money(Decimal(0), c)))
-        for (d, c, k), amounts in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1], order[g[0][2]]))
-    ]
