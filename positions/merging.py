@@ -12,8 +12,11 @@
   both registers at their revisions and one audit item per document touched), so each leaves
   the registers exact; a merge stopped half-way is finished by running it again.
 
-Both go through the unit of work (each register conditioned on the revision read: a concurrent
-entry write re-runs the read and the rule) and need edit rights on the fund (`scope`).
+A document being approved in stages refuses the merge (Conflict) until it is approved, and each
+step checks that its documents are still in the approval state read (a moved entry is counted in
+the target's part that state chooses). Both go through the unit of work (each register
+conditioned on the revision read: a concurrent entry write re-runs the read and the rule) and
+need edit rights on the fund (`scope`).
 """
 
 from __future__ import annotations
@@ -23,12 +26,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from fundportal.domain.access import OPERATOR, AccessScope
-from fundportal.domain.errors import NotFound, PositionChangeRefused
+from fundportal.domain.errors import Conflict, NotFound, PositionChangeRefused
 from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.kinds import validate_id
-from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
+from fundportal.domain.kinds import APPROVING, validate_id
+from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.store.repositories.positions import PositionRepository
-from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork, unchanged
+from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, unchanged
 
 MAX_TRANSACTION_ITEMS = 100
 REGISTERS_PER_STEP = 2
@@ -170,13 +173,14 @@ def steps(
     entries: list[PositionEntry], room: int = MAX_TRANSACTION_ITEMS - REGISTERS_PER_STEP
 ) -> list[list[PositionEntry]]:
     """The entries in groups whose transaction fits: two items an entry (its delete and its
-    put under the target) and one audit item per document in the group."""
+    put under the target) and two per document in the group (its audit item, and a check that
+    it is still in the approval state read)."""
     groups: list[list[PositionEntry]] = []
     group: list[PositionEntry] = []
     documents: set[str] = set()
     for entry in sorted(entries, key=lambda e: (e.document_id, e.kind.value)):
         new_document = entry.document_id not in documents
-        if group and 2 * (len(group) + 1) + len(documents) + new_document > room:
+        if group and 2 * (len(group) + 1) + 2 * (len(documents) + new_document) > room:
             groups.append(group)
             group, documents, new_document = [], set(), True
         group.append(entry)
@@ -191,13 +195,17 @@ def _merge(uow: UnitOfWork, source_id: str, target_id: str, user: str, scope: Ac
     _refuse_clashes(left, held, source_id, target_id)
     _refuse_unfinished_imports(uow, source)
     _refuse_commitment(source, target_id)
-    awaiting = {*source.awaiting_documents, *target.awaiting_documents}
+    documents = _documents(uow, {e.document_id for e in left})
+    # A moved entry is counted in the target's part its document's approval chooses (checked in
+    # each step: an approval landing first re-runs the merge).
+    awaiting = {*target.awaiting_documents, *(d for d, document in documents.items() if not document.approved)}
     moved_all: list[PositionEntry] = []
     transactions = 0
     for group in steps(left):
         now = utcnow()
         moved = [_moved(entry, target_id, user, now) for entry in group]
-        left = [e for e in left if e not in group]
+        going = {_where(e) for e in group}
+        left = [e for e in left if _where(e) not in going]
         held = [*held, *moved]
         new_source = _next(recounted(source, left, source.awaiting_documents), source, now, user)
         new_target = _next(recounted(target, held, awaiting), target, now, user)
@@ -209,6 +217,8 @@ def _merge(uow: UnitOfWork, source_id: str, target_id: str, user: str, scope: Ac
             uow.put(new_source, expect=source.revision, name="register")
             uow.put(new_target, expect=target.revision, name="register")
             for document_id in sorted({e.document_id for e in group}):
+                document = documents[document_id]
+                uow.check(document, in_approval(EXISTS, document.approval), name="document", refused=_moved_on)
                 kinds = ", ".join(e.kind.slug for e in group if e.document_id == document_id)
                 change = {"position_id": [source_id, target_id], "entries": [None, kinds]}
                 uow.put(
@@ -222,6 +232,28 @@ def _merge(uow: UnitOfWork, source_id: str, target_id: str, user: str, scope: Ac
         transactions += 1
     _finish(uow, source, target, len(moved_all), user)
     return MergeResult(source_id, target_id, len(moved_all), transactions + 1, target)
+
+
+def _documents(uow: UnitOfWork, document_ids: set[str]) -> dict[str, Document]:
+    """The documents of the entries to move; a document being approved in stages (its entries
+    are moving between the registers' parts) refuses the merge until it is approved."""
+    found = uow.documents.existing(sorted(document_ids))
+    for document_id in sorted(document_ids):
+        document = found.get(document_id)
+        if document is None:
+            raise NotFound("Document", document_id)
+        if document.approval == APPROVING:
+            raise Conflict("Document", document_id, None, document.revision, document.approval_by, document.approval_at)
+    return found
+
+
+def _moved_on() -> Exception:
+    """A document's approval moved since read: the merge reads and recounts again."""
+    return RegisterChanged(())
+
+
+def _where(entry: PositionEntry) -> tuple[str, str]:
+    return entry.document_id, entry.kind.value
 
 
 def _moved(entry: PositionEntry, target_id: str, user: str, now: datetime) -> PositionEntry:
