@@ -5,6 +5,7 @@ nothing."""
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -13,7 +14,7 @@ from documents import services
 from fundportal.domain.access import AccessScope
 from fundportal.domain.errors import NotFound, NotPermitted, PositionChangeRefused
 from fundportal.domain.kinds import Kind, SearchKind
-from fundportal.domain.model import CapitalCall, NetAssetValue, UnfundedCommitment
+from fundportal.domain.model import CapitalCall, Document, NetAssetValue, UnfundedCommitment
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys
@@ -137,3 +138,34 @@ def test_removing_a_position_without_entries_deletes_it_and_its_search_items(sam
     assert verify_positions().differences == []
     with pytest.raises(NotFound):
         merging.position_remove(position_id="POSITON_1", user="fixer")
+
+
+def test_an_entry_of_a_draft_document_moves_into_the_targets_awaiting_part(sample):
+    services.document_create(
+        document=Document(document_id="DRAFT_1", fund_id="FUND_A", as_of_date=date(2026, 1, 31)), user="typist"
+    )
+    _typo(NetAssetValue, "DRAFT_1", 700_000)
+    merging.position_merge(source="POSITON_1", target="POSITION_1", user="fixer")
+    target = RegisterRepository().get("POSITION_1", consistent=True)
+    assert "DRAFT_1" in target.awaiting_documents
+    (awaiting,) = target.awaiting_figures()
+    assert awaiting.nav.amount == Decimal(700_000)
+    (counted,) = target.figures()
+    assert counted.nav is None  # a draft counts nowhere until approved (POSITION_1 has no NAV)
+    assert verify_positions().differences == []
+
+
+def test_a_merge_longer_than_one_transaction_leaves_verify_clean(sample):
+    documents = [f"LONG_{n:02d}" for n in range(26)]  # 26 documents: two steps of entries
+    for n, document_id in enumerate(documents):
+        services.document_create(
+            document=Document(document_id=document_id, fund_id="FUND_A", as_of_date=date(2024, 1 + n % 12, 28)),
+            user="setup",
+        )
+        _typo(CapitalCall, document_id, 1_000 + n)
+    result = merging.position_merge(source="POSITON_1", target="POSITION_1", user="fixer")
+    assert (result.moved, result.transactions) == (26, 3)
+    moved = [e for e in PositionRepository().entries("POSITION_1") if e.document_id.startswith("LONG_")]
+    assert sorted(e.amount for e in moved) == [Decimal(1_000 + n) for n in range(26)]
+    assert RegisterRepository().get("POSITON_1", consistent=True) is None
+    assert verify_positions().differences == []

@@ -5,9 +5,12 @@ new_position = yes opens one."""
 from __future__ import annotations
 
 import hashlib
+import io
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from fundportal.store.repositories.register import RegisterRepository
 from tests.notices import csv_bytes, row
@@ -42,3 +45,13 @@ def test_a_row_that_opens_a_new_position_passes_the_preview(sample, editor_clien
     html = response.content.decode()
     assert response.status_code == 200 and "is not a position of" not in html
     assert 'name="checksum"' in html
+
+
+def test_import_notice_refuses_the_typo_naming_the_row_and_writes_nothing(sample, tmp_path):
+    notice = tmp_path / "typo.csv"
+    notice.write_bytes(csv_bytes([_sample_fund_row(position_id="POSITON_1")]))
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 bad row"):
+        call_command("import_notice", str(notice), stdout=io.StringIO(), stderr=err)
+    assert "row 2, position_id: POSITON_1 is not a position of FUND_A. Did you mean POSITION_1?" in err.getvalue()
+    assert RegisterRepository().get("POSITON_1", consistent=True) is None
