@@ -12,7 +12,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from fundportal.store.instrumentation import collect
 from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.schema import ENTITY_INDEX
+from imports.services import import_prepare
 from tests.notices import csv_bytes, row
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
@@ -55,3 +58,23 @@ def test_import_notice_refuses_the_typo_naming_the_row_and_writes_nothing(sample
         call_command("import_notice", str(notice), stdout=io.StringIO(), stderr=err)
     assert "row 2, position_id: POSITON_1 is not a position of FUND_A. Did you mean POSITION_1?" in err.getvalue()
     assert RegisterRepository().get("POSITON_1", consistent=True) is None
+
+
+def _index_reads(rows: list[dict[str, str]]) -> list[str]:
+    """The requests on the fund register index and any Scan made while previewing `rows`."""
+    with collect() as collector:
+        import_prepare(data=csv_bytes(rows), filename="n.csv")
+    return [r.operation for r in collector.records if r.index == ENTITY_INDEX or r.operation == "Scan"]
+
+
+def test_the_funds_positions_are_read_with_one_query_per_fund_and_only_when_needed(sample):
+    known = _sample_fund_row(position_id="POSITION_1")
+    assert _index_reads([known]) == []  # every position registered: nothing more is read
+    opened = _sample_fund_row(position_id="POSITION_9", investor_id="INVESTOR_9", new_position="yes")
+    assert _index_reads([known, opened]) == []
+    typos = [
+        _sample_fund_row(position_id="POSITON_1"),
+        _sample_fund_row(position_id="POSITON_2", investor_id="INVESTOR_2", kind="nav"),
+        _sample_fund_row(document_id="CALL_B", fund_id="FUND_B", position_id="POS_B", investor_id="INVESTOR_B"),
+    ]
+    assert _index_reads(typos) == ["Query", "Query"]  # FUND_A and FUND_B, once each
