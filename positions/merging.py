@@ -203,7 +203,7 @@ def _merge(uow: UnitOfWork, source_id: str, target_id: str, user: str, scope: Ac
     transactions = 0
     for group in steps(left):
         now = utcnow()
-        moved = [_moved(entry, target_id, user, now) for entry in group]
+        moved = [_moved(entry, target_id) for entry in group]
         going = {_where(e) for e in group}
         left = [e for e in left if _where(e) not in going]
         held = [*held, *moved]
@@ -256,8 +256,11 @@ def _where(entry: PositionEntry) -> tuple[str, str]:
     return entry.document_id, entry.kind.value
 
 
-def _moved(entry: PositionEntry, target_id: str, user: str, now: datetime) -> PositionEntry:
-    return replace(entry, position_id=target_id, revision=entry.revision + 1, updated_at=now, updated_by=user)
+def _moved(entry: PositionEntry, target_id: str) -> PositionEntry:
+    """The entry under the target: a new revision (a form showing the old one is stale), its
+    values, time and author kept, so the "latest" NAV and unfunded are ranked as before (who
+    moved it and when is in the audit trail)."""
+    return replace(entry, position_id=target_id, revision=entry.revision + 1)
 
 
 def _next(register: PositionRegister, before: PositionRegister, now: datetime, user: str) -> PositionRegister:
