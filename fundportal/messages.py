@@ -28,6 +28,7 @@ from fundportal.domain.errors import (
     LeftoverEntries,
     NotFound,
     NotPermitted,
+    PositionChangeRefused,
     PositionMismatch,
     SpelledOtherwise,
 )
@@ -135,6 +136,39 @@ def _(error: ApprovalRefused) -> str:
     if error.reason == ApprovalRefused.NOT_SUBMITTED:
         return f"{document} is a draft: submit it for approval first. Nothing was saved."
     return f"{document} is already {error.state.lower()}. Nothing was saved."
+
+
+@describe.register
+def _(error: PositionChangeRefused) -> str:
+    position, other, detail = error.position_id, error.other_id, error.detail
+    if error.reason == PositionChangeRefused.HAS_ENTRIES:
+        return (
+            f"{position} still has {detail} entries: only a position with no entries can be removed. "
+            "Merge it into the right position instead. Nothing was changed."
+        )
+    if error.reason == PositionChangeRefused.SAME_POSITION:
+        return f"A position cannot be merged into itself ({position}). Nothing was changed."
+    if error.reason == PositionChangeRefused.CLASHING_ENTRIES:
+        return (
+            f"{position} and {other} both have an entry of the same kind in {detail}: remove or correct one "
+            "of them first. Nothing was changed."
+        )
+    if error.reason == PositionChangeRefused.IMPORT_UNFINISHED:
+        return (
+            f"An unfinished import still writes into {position}: finish it (run the same file again) or clear it "
+            "with verify_positions --repair --abandon first. Nothing was changed."
+        )
+    if error.reason == PositionChangeRefused.HAS_COMMITMENT:
+        return (
+            f"{position} holds a commitment ({detail}): record it on {other or 'the right position'} and set "
+            f"{position}'s to 0 first. Nothing was changed."
+        )
+    mine, theirs = detail if isinstance(detail, tuple) else (detail, None)
+    what = {"fund_id": "fund", "investor_id": "investor", "currency": "currency"}.get(error.reason, error.reason)
+    return (
+        f"{position} ({what} {mine}) and {other} ({what} {theirs}) are of different {what}s: only a position "
+        f"of the same fund, investor and currency can be merged. Nothing was changed."
+    )
 
 
 @describe.register

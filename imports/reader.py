@@ -26,8 +26,13 @@ COLUMNS = (
     "amount",
     "status",
     "due_date",
+    "new_position",
+    "document_type",
 )
-REQUIRED = tuple(c for c in COLUMNS if c != "due_date")
+# Optional columns: a missing one reads as empty (`new_position`: the row opens a position not
+# yet registered in its fund; `document_type`: the type of the documents the file creates).
+OPTIONAL = ("due_date", "new_position", "document_type")
+REQUIRED = tuple(c for c in COLUMNS if c not in OPTIONAL)
 MAX_ROWS = 100_000
 MAX_BYTES = 20 * 1024 * 1024
 # An XLSX is a zip: 20 MB of it may unzip to gigabytes (one 2 GB shared string in 1.95 MB).

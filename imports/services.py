@@ -50,9 +50,11 @@ from fundportal.store.repositories.imports import (
     ImportRun,
     import_token,
 )
+from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.spellings import SpellingRepository
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 
+from . import guards
 from .reader import FileError, RawRow, read_rows
 from .validation import ID_COLUMNS, Existing, Known, Registered, RowError, Validation, validate
 from .writing import (
@@ -161,7 +163,12 @@ def _known(rows: list[RawRow], registers: dict[str, PositionRegister], repositor
     registered = {p: Registered(r.fund_id, r.investor_id) for p, r in registers.items()}
     named = [(kind, found) for column, kind, what in ID_COLUMNS for found in _ids(rows, column, what)]
     spellings = SpellingRepository(repository.gateway).existing(named)
-    return Known(repository.documents(document_ids), entries, registered, spellings)
+    # One Query per fund (paged, ids only), and only for the funds where a row names a position
+    # that is neither registered nor opened by the file: a file of known positions reads nothing more.
+    funds = RegisterRepository(repository.gateway)
+    needed = guards.funds_to_read(guards.position_claims(rows), registers)
+    fund_positions = {fund_id: funds.fund_position_ids(fund_id) for fund_id in needed}
+    return Known(repository.documents(document_ids), entries, registered, spellings, fund_positions)
 
 
 def import_apply(

@@ -14,6 +14,10 @@ row's result and, when no row is bad, what to write. Rules:
   and agree with the document when it exists;
 - a position's fund and investor are the same on all its rows and agree with the position
   register; a row's fund is its document's fund;
+- a row's position is registered in the row's fund unless the file opens it (`new_position`
+  = yes on one of its rows); otherwise "X is not a position of FUND; did you mean Y?" (`guards`);
+- a row's `document_type` (optional) is a known type, the same on all its document's rows, and
+  an existing document's own;
 - a (document, kind, position) appears once in the file, and not already in the table, unless an
   earlier run of this same file wrote it (its RequestToken is this import's token): then it is
   "already imported" and skipped, so an interrupted import re-run completes and never duplicates.
@@ -22,7 +26,6 @@ row's result and, when no row is bad, what to write. Rules:
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -44,10 +47,12 @@ from fundportal.domain.kinds import (
     validate_id,
 )
 from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
-from fundportal.domain.money import CURRENCIES, Money, money
+from fundportal.domain.money import CURRENCIES
 from fundportal.messages import describe
 
+from . import guards
 from .reader import RawRow
+from .totals import ControlTotal, control_totals
 
 KINDS = {kind.slug: kind for kind in POSITION_KINDS}
 MAX_DOCUMENTS = 25  # one publishing transaction holds every document of the file
@@ -95,17 +100,9 @@ class Known:
     registers: dict[str, Registered] = field(default_factory=dict)
     # (kind, lower-cased id) -> the ids of that kind in the table spelled that way in any case
     spellings: dict[tuple[SearchKind, str], set[str]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ControlTotal:
-    """Rows and their amount per currency and kind: what an analyst ticks off against the notice."""
-
-    document_id: str
-    currency: str
-    kind: Kind
-    rows: int
-    amount: Money
+    # fund -> the positions registered in it, for the funds where a row names a position that is
+    # neither registered nor opened by the file (`guards.funds_to_read`)
+    fund_positions: dict[str, set[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -166,6 +163,8 @@ class Parsed:
     amount: Decimal
     status: str
     due_date: date | None
+    new_position: bool = False
+    document_type: str | None = None
 
 
 def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
@@ -211,6 +210,11 @@ def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
             out["amount"] = _amount(v["amount"], currency, "amount" in row.numeric)
         except (AmountError, ValueError) as error:
             bad("amount", str(error))
+    for column, read in (("new_position", guards.opens_new), ("document_type", guards.document_type_of)):
+        try:
+            out[column] = read(v.get(column, ""))
+        except ValueError as error:
+            bad(column, str(error))
     if errors:
         return None, errors
     return Parsed(**out), []
@@ -296,6 +300,7 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
                 result.already = True
             else:
                 bad("position_id", f"{p.document_id} already has a {p.kind.slug} for {p.position_id}.")
+    _check_guards(parsed, known)
     file_errors = [e for d in headers if d not in known.documents and (e := _leftover(d, known, token)) is not None]
     if len(headers) > MAX_DOCUMENTS:
         file_errors.append(RowError(0, "document_id", f"A file may hold at most {MAX_DOCUMENTS} documents."))
@@ -304,6 +309,18 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
         validation.plans = _plans(parsed, headers, known)
         validation.totals = control_totals(parsed)
     return validation
+
+
+def _check_guards(parsed: list[tuple[RowResult, Parsed]], known: Known) -> None:
+    """A position neither registered nor opened by the file, a document type that disagrees."""
+    by_number = {result.row.number: result for result, _ in parsed}
+    claims = [(result.row.number, p.position_id, p.fund_id, p.new_position) for result, p in parsed]
+    for number, reason in guards.unregistered_rows(claims, known.registers, known.fund_positions).items():
+        by_number[number].errors.append(RowError(number, "position_id", reason))
+    stored = {d: document.document_type for d, document in known.documents.items()}
+    types = [(result.row.number, p.document_id, p.document_type) for result, p in parsed]
+    for number, reason in guards.document_type_reasons(types, stored).items():
+        by_number[number].errors.append(RowError(number, "document_type", reason))
 
 
 def _leftover(document_id: str, known: Known, token: str) -> RowError | None:
@@ -360,7 +377,10 @@ def _plans(
             currency=p.currency,
             status="Active",
             approval=SUBMITTED,  # an imported document awaits another user's approval
-            document_type=_document_type([q.kind for _, q in parsed if q.document_id == document_id]),
+            document_type=next(
+                (q.document_type for _, q in parsed if q.document_id == document_id and q.document_type), None
+            )
+            or _document_type([q.kind for _, q in parsed if q.document_id == document_id]),
         )
         plans[document_id] = DocumentPlan(document, is_new=stored is None)
     for result, p in parsed:
@@ -394,15 +414,3 @@ def _document_type(kinds: list[Kind]) -> str:
     if only == {Kind.DISTRIBUTION} and "distribution_notice" in DOCUMENT_TYPES:
         return "distribution_notice"
     return "other"
-
-
-def control_totals(parsed: list[tuple[RowResult, Parsed]]) -> list[ControlTotal]:
-    """Rows and amounts per document, currency and kind (Money: never added across currencies)."""
-    groups: dict[tuple[str, str, Kind], list[Decimal]] = defaultdict(list)
-    for _, p in parsed:
-        groups[(p.document_id, p.currency, p.kind)].append(p.amount)
-    order = {kind: i for i, kind in enumerate(POSITION_KINDS)}
-    return [
-        ControlTotal(d, c, k, len(amounts), sum((money(a, c) for a in amounts), money(Decimal(0), c)))
-        for (d, c, k), amounts in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1], order[g[0][2]]))
-    ]

@@ -25,6 +25,8 @@ def row(**values: str) -> dict[str, str]:
         "amount": "1,000.00",
         "status": "Pending",
         "due_date": "",
+        "new_position": "yes",  # the notices open their positions (a row may, once it says so)
+        "document_type": "",
     }
     return {**base, **values}
 

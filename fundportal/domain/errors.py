@@ -188,3 +188,24 @@ class ApprovalRefused(DomainError):
         self.user = user
         self.editor = editor
         super().__init__(f"approval of {document_id!r} refused ({reason}; {state})")
+
+
+class PositionChangeRefused(DomainError):
+    """Removing a position, or merging `position_id` into `other_id`, refused: `reason` is one of
+    the constants below; `detail` what differs (the two values) or how many entries remain."""
+
+    HAS_ENTRIES = "has_entries"  # removing a position that still has entries (`detail`: how many)
+    SAME_POSITION = "same_position"
+    DIFFERENT_FUND = "fund_id"  # `detail`: (the position's, the other's)
+    DIFFERENT_INVESTOR = "investor_id"
+    DIFFERENT_CURRENCY = "currency"
+    CLASHING_ENTRIES = "clashing_entries"  # both hold an entry of one kind in one document (`detail`: where)
+    IMPORT_UNFINISHED = "import_unfinished"  # an unfinished import still counts entries in it
+    HAS_COMMITMENT = "has_commitment"  # the position holds a commitment (`detail`: the amount)
+
+    def __init__(self, reason: str, position_id: str, other_id: str | None = None, detail: object = None) -> None:
+        self.reason = reason
+        self.position_id = position_id
+        self.other_id = other_id
+        self.detail = detail
+        super().__init__(f"change of position {position_id!r} refused ({reason}; {other_id!r}; {detail!r})")

@@ -17,6 +17,8 @@ SCOPED_MODULES = (
     "documents.services",
     "positions.selectors",
     "positions.services",
+    "positions.merging",
+    "positions.merge_selectors",
     "funds.selectors",
     "imports.services",
     "exports.statement",
@@ -65,6 +67,7 @@ def edge_files() -> list[Path]:
 def test_the_scoped_selectors_and_services_are_found():
     names = scoped_functions()
     assert {"document_overview", "search", "fund_detail", "entry_record", "import_prepare"} <= names
+    assert {"position_merge", "position_remove", "merge_choice", "position_to_change"} <= names
 
 
 def test_every_view_and_command_passes_its_scope():

@@ -95,10 +95,12 @@ def test_a_file_that_is_not_a_notice_is_refused(backend, editor_client):
     assert _upload(editor_client, b"x", "notice.pdf").status_code == 400
 
 
-def test_templates_download_and_validate(backend, analyst_client):
+def test_templates_download_and_validate(sample, analyst_client):
+    """The example rows are the sample fund's: its two positions and one opened by new_position."""
     text = analyst_client.get("/documents/import/template.csv").content.decode()
     header, *rows = list(csv.reader(io.StringIO(text)))
-    assert header[:3] == ["document_id", "title", "fund_id"] and len(rows) == 3
+    assert header[:3] == ["document_id", "title", "fund_id"] and len(rows) == 4
+    assert header[-2:] == ["new_position", "document_type"]
     workbook = openpyxl.load_workbook(io.BytesIO(analyst_client.get("/documents/import/template.xlsx").content))
     sheet = workbook.active
     assert [c.value for c in sheet[1]][:2] == ["document_id", "title"] and sheet.freeze_panes == "A2"

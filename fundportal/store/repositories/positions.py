@@ -11,11 +11,12 @@ from fundportal.domain.model import PositionEntry, PositionRegister
 from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
-from ..mapping.entities import from_item, is_register_item
+from ..mapping.entities import from_item, is_register_item, to_item
 from ..schema import POSITION_INDEX, TABLE
 from .register import RegisterRepository
 
 _INDEX = TABLE.index(POSITION_INDEX)
+BATCH_KEYS = 100  # BatchGetItem's limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +160,17 @@ class PositionRepository:
         if kind is not None and entries:
             register = RegisterRepository(self.gateway).get(position_id)
         return entries, register
+
+    def as_stored(self, entries: list[PositionEntry]) -> list[PositionEntry]:
+        """`entries` (read from the index, which holds a projection) as the table holds them,
+        every attribute: consistent BatchGetItem, 100 keys a request; one gone since is left out."""
+        wanted = [(item["PK"], item["SK"]) for item in (to_item(e) for e in entries)]
+        found = []
+        for start in range(0, len(wanted), BATCH_KEYS):
+            chunk = wanted[start : start + BATCH_KEYS]
+            got = self.gateway.batch_get(chunk, consistent=True)
+            found += [from_item(PositionEntry, got[key]) for key in chunk if key in got]
+        return found
 
     def entries(self, position_id: str, kind: Kind | None = None) -> list[PositionEntry]:
         """Every entry of a position, all pages (exports and reports; the register left out)."""

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from fundportal.domain.kinds import SearchKind
 from fundportal.domain.model import PositionRegister
 
 from ..gateway import TableGateway
 from ..mapping import keys
-from ..mapping.entities import FundCatalogEntry, from_item, to_item
+from ..mapping.companions import register_companions
+from ..mapping.entities import REGISTER_TYPE, FundCatalogEntry, from_item, to_item
 from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)
@@ -34,6 +36,15 @@ class RegisterRepository:
         items = self.gateway.query(f"{_ENTITY.pk} = :pk", {":pk": keys.fund_index_pk(fund_id)}, index=ENTITY_INDEX)
         return [from_item(PositionRegister, item) for item in items]
 
+    # Pattern 13, ids only: which positions a fund holds (the import's check that a row's position
+    # is registered in its fund) — the same Query, projected to the position id, every page.
+    def fund_position_ids(self, fund_id: str) -> set[str]:
+        values = {":pk": keys.fund_index_pk(fund_id)}
+        items = self.gateway.query(
+            f"{_ENTITY.pk} = :pk", values, index=ENTITY_INDEX, projection="PositionId, EntityType"
+        )
+        return {item["PositionId"] for item in items if item.get("EntityType") == REGISTER_TYPE}
+
     # Pattern 14: an investor's positions — one Query on GSI_Investor_Position (GSI4_PK = INVESTOR#<id>)
     def investor_positions(self, investor_id: str) -> list[PositionRegister]:
         pk = keys.investor_index_pk(investor_id)
@@ -44,6 +55,18 @@ class RegisterRepository:
     def funds(self) -> list[str]:
         items = self.gateway.query("PK = :pk", {":pk": keys.FUND_CATALOG_PK}, projection="SK")
         return [item["SK"] for item in items]
+
+    def companion_keys(self, register: PositionRegister, *, investor: bool) -> list[tuple[str, str]]:
+        """The keys of the search items a register's first entry brought along (`companions`):
+        its position's, and with `investor` its investor's (shared by the investor's other
+        positions: only when it has none left). Removing the position deletes them."""
+        found = []
+        for companion in register_companions(register):
+            if companion.kind is SearchKind.INVESTOR and not investor:
+                continue
+            item = to_item(companion)
+            found.append((item["PK"], item["SK"]))
+        return found
 
     def bulk_items(self, register: PositionRegister) -> list[dict[str, Any]]:
         """The items of a register for a bulk load (seeding, repair): register, catalog."""

@@ -19,7 +19,8 @@ MAX_ERRORS_SHOWN = 50
 class Command(DynamoCommand):
     help = (
         "Import a notice file (CSV or XLSX; columns document_id,title,fund_id,as_of_date,currency,"
-        "position_id,investor_id,kind,amount,status,due_date). Any bad row: nothing is written and "
+        "position_id,investor_id,kind,amount,status,due_date; optional new_position,document_type). "
+        "Any bad row: nothing is written and "
         "the command exits 1 naming each bad row. Re-running the same file never duplicates."
     )
 
