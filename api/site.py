@@ -1,0 +1,59 @@
+"""The API itself: django-ninja's `NinjaAPI` at /api/v1/ with bearer-token auth, a throttle per
+token (its state in Django's shared cache, so every worker counts the same calls), and every
+error as problem details (`api.problems`)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.security import HttpBearer
+from ninja.throttling import AuthRateThrottle
+
+from api import problems, tokens
+from api.models import ApiToken
+from api.views import router
+
+
+class TokenAuth(HttpBearer):
+    """`Authorization: Bearer <token>`: the token's user becomes the request's user, so the
+    request's access scope is that user's (`fundportal.access.scope.request_scope`)."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
+        record = tokens.authenticate(token)
+        if record is not None:
+            request.user = record.user
+            request.api_token = record  # type: ignore[attr-defined]
+        return record
+
+
+class TokenThrottle(AuthRateThrottle):
+    """Calls per token (`API_THROTTLE_RATE`, e.g. "120/min"), counted in the shared cache."""
+
+    scope = "api-token"
+
+    def get_rate(self) -> str | None:
+        return getattr(settings, "API_THROTTLE_RATE", "120/min")
+
+
+api = NinjaAPI(
+    title="Fund portal read API",
+    version="1",
+    description=(
+        "Read-only access to documents, positions, funds and investors with the portal's own figures "
+        "and access scope. Authenticate with a personal token: `Authorization: Bearer <token>`. "
+        "Money is `{amount, currency}` with the amount an exact decimal string. Lists are paged: follow `next`."
+    ),
+    auth=TokenAuth(),
+    throttle=[TokenThrottle()],
+    urls_namespace="api",
+    docs_url="/docs",
+    openapi_url="/openapi.json",
+)
+api.add_router("/", router)
+api.add_exception_handler(ValidationError, problems.validation_error)
+api.add_exception_handler(AuthenticationError, problems.authentication_error)
+api.add_exception_handler(Throttled, problems.throttled)
+api.add_exception_handler(HttpError, problems.http_error)
+api.add_exception_handler(Exception, problems.domain_error)

@@ -1,0 +1,413 @@
+"""The read endpoints: each validates its parameters, calls the selector its page calls (with the
+request's access scope), and shapes the view model as JSON (`api.schemas`). Nothing here reads
+DynamoDB itself, so an endpoint makes the requests its page makes."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja import Query, Router, Schema
+
+from api import paging, schemas
+from api import selectors as api_selectors
+from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page, TotalOut
+from documents import list_selectors
+from documents import selectors as document_selectors
+from fundportal.access.scope import request_scope
+from fundportal.domain.access import AccessScope
+from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES, validate_id
+from funds import selectors as fund_selectors
+from positions import selectors as position_selectors
+from positions.views import PositionDetailView
+
+router = Router()
+
+Limit = Query(paging.DEFAULT_LIMIT, ge=1, le=paging.MAX_LIMIT, description="rows a page")
+Cursor = Query(None, max_length=4000, description="the `next` link's cursor")
+AsOf = Query(None, description="value every figure as of this date (default: today)")
+
+
+def scope_of(request: HttpRequest) -> AccessScope:
+    return request_scope(request)
+
+
+def next_link(request: HttpRequest, cursor: str | None) -> str | None:
+    if not cursor:
+        return None
+    params = request.GET.copy()
+    params["cursor"] = cursor
+    return request.build_absolute_uri(f"{request.path}?{params.urlencode()}")
+
+
+# --- documents ------------------------------------------------------------------------------------
+
+
+class ListedDocumentOut(Schema):
+    document_id: str
+    title: str
+    fund_id: str
+    as_of_date: date | None
+    document_type: str
+    status: str
+
+
+class DocumentListOut(Page):
+    documents: list[ListedDocumentOut]
+
+
+@router.get("/documents", response=DocumentListOut, tags=["documents"])
+def document_list(
+    request: HttpRequest,
+    fund: str | None = Query(None, max_length=64),
+    type: Literal[DOCUMENT_TYPES] | None = None,  # type: ignore[valid-type]
+    status: Literal[DOCUMENT_STATUSES] | None = None,  # type: ignore[valid-type]
+    start: date | None = Query(None, alias="from", description="as-of date from"),
+    end: date | None = Query(None, alias="to", description="as-of date to"),
+    cursor: str | None = Cursor,
+):
+    """Current documents across months, newest first, 50 a page: the documents page's list and filters."""
+    if fund:
+        validate_id(fund, "fund id")
+    filters = list_selectors.ListFilters(
+        fund_id=fund or "", document_type=type or "", status=status or "", start=start, end=end
+    )
+    page = list_selectors.document_list_page(filters=filters, cursor=cursor, scope=scope_of(request))
+    return {
+        "next": next_link(request, page.older_cursor),
+        "documents": [
+            {
+                "document_id": d.summary.document_id,
+                "title": d.summary.title,
+                "fund_id": d.summary.fund_id,
+                "as_of_date": d.summary.as_of_date,
+                "document_type": d.document_type,
+                "status": d.summary.status,
+            }
+            for d in page.documents
+        ],
+    }
+
+
+class DocumentRowOut(Schema):
+    position_id: str
+    fund_id: str
+    investor_id: str
+    entries: list[EntryOut]
+    figures: list[FiguresOut]
+
+
+class ActivityOut(Schema):
+    amount: MoneyOut
+    status: str
+    as_of_date: date | None
+
+
+class DocumentOverviewOut(Schema):
+    document: DocumentOut
+    capital_activity: ActivityOut | None
+    positions: list[DocumentRowOut]
+    totals: list[FiguresOut]
+
+
+@router.get("/documents/{document_id}", response=DocumentOverviewOut, tags=["documents"])
+def document_overview(request: HttpRequest, document_id: str):
+    """Everything a document holds, by position, with figures per currency (the document page)."""
+    page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
+    activity = page.activity
+    return {
+        "document": schemas.document_out(page.document),
+        "capital_activity": None
+        if activity is None
+        else {"amount": schemas.money_out(activity.money), "status": activity.status, "as_of_date": activity.as_of_date},
+        "positions": [
+            {
+                "position_id": row.position_id,
+                "fund_id": row.fund_id,
+                "investor_id": row.investor_id,
+                "entries": schemas.entries_out(row.cells),
+                "figures": [schemas.figures_out(f) for f in row.figures],
+            }
+            for row in page.rows
+        ],
+        "totals": [schemas.figures_out(f) for f in page.totals],
+    }
+
+
+class DocumentReconciliationOut(Schema):
+    activity: MoneyOut | None
+    calls: MoneyOut | None
+    flags: list[FlagOut]
+
+
+@router.get("/documents/{document_id}/reconciliation", response=DocumentReconciliationOut, tags=["reconciliation"])
+def document_reconciliation(request: HttpRequest, document_id: str):
+    """The document's capital activity against its positions' calls, and its flags."""
+    page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
+    found = page.reconciliation
+    return {
+        "activity": schemas.money_out(found.activity),
+        "calls": schemas.money_out(found.calls),
+        "flags": schemas.flags_out(found.flags),
+    }
+
+
+class AuditOut(Schema):
+    at: str | None
+    user: str
+    action: str
+    target: str
+    changes: dict[str, object] | None
+
+
+class AuditTrailOut(Page):
+    document_id: str
+    entries: list[AuditOut]
+
+
+@router.get("/documents/{document_id}/audit", response=AuditTrailOut, tags=["documents"])
+def document_audit(request: HttpRequest, document_id: str):
+    """Who changed what and when, newest first: the audit page's latest 50 changes."""
+    document, entries = document_selectors.audit_trail(document_id=document_id, scope=scope_of(request))
+    return {
+        "next": None,
+        "document_id": document.document_id,
+        "entries": [
+            {
+                "at": e.at.isoformat() if e.at else None,
+                "user": e.user,
+                "action": e.action,
+                "target": e.target,
+                "changes": _jsonable(e.changes),
+            }
+            for e in entries
+        ],
+    }
+
+
+def _jsonable(value: object) -> object:
+    """An audit change as JSON: Decimals and dates as strings, the rest as kept."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+# --- positions ------------------------------------------------------------------------------------
+
+
+class HistoryRowOut(Schema):
+    document_id: str
+    as_of_date: date | None
+    currency: str
+    entries: list[EntryOut]
+    to_date: FiguresOut
+
+
+class PositionHistoryOut(Page):
+    position_id: str
+    fund_id: str
+    investor_id: str
+    headline: list[LineOut]
+    rows: list[HistoryRowOut]
+
+
+@router.get("/positions/{position_id}", response=PositionHistoryOut, tags=["positions"])
+def position_history(request: HttpRequest, position_id: str, cursor: str | None = Cursor):
+    """A position across documents with running figures, a page at a time (the position page)."""
+    history = _history(request, position_id, cursor)
+    return {
+        "next": next_link(request, history.next_cursor),
+        "position_id": history.position_id,
+        "fund_id": history.fund_id,
+        "investor_id": history.investor_id,
+        "headline": [schemas.line_out(line) for line in history.headline],
+        "rows": [
+            {
+                "document_id": row.document_id,
+                "as_of_date": row.as_of_date,
+                "currency": row.currency,
+                "entries": schemas.entries_out(row.cells),
+                "to_date": schemas.figures_out(row.to_date),
+            }
+            for row in history.rows
+        ],
+    }
+
+
+def _history(request: HttpRequest, position_id: str, cursor: str | None) -> position_selectors.PositionHistory:
+    return position_selectors.position_history(
+        position_id=position_id,
+        cursor=cursor,
+        page_size=getattr(settings, "POSITION_PAGE_SIZE", PositionDetailView.PAGE_ITEMS),
+        scope=scope_of(request),
+    )
+
+
+class FiguresAsOfOut(Schema):
+    as_of: date
+    lines: list[LineOut]
+
+
+@router.get("/positions/{position_id}/figures", response=FiguresAsOfOut, tags=["figures"])
+def position_figures(request: HttpRequest, position_id: str, as_of: date | None = AsOf):
+    """The position's figures per currency as of a date (the position page's headline)."""
+    history = _history(request, position_id, None)
+    on = as_of or date.today()
+    lines = fund_selectors.position_lines(history.register, on) if history.register else []
+    return {"as_of": on, "lines": [schemas.line_out(line) for line in lines]}
+
+
+class UnfundedLineOut(Schema):
+    position_id: str
+    currency: str
+    commitment: MoneyOut | None
+    called: MoneyOut
+    computed: MoneyOut | None
+    reported: MoneyOut | None
+    reported_as_of: date | None
+    difference: MoneyOut | None
+    flagged: bool
+
+
+class ReconciliationOut(Schema):
+    unfunded: list[UnfundedLineOut]
+    flags: list[FlagOut]
+
+
+def _unfunded(lines: list) -> list[dict]:
+    return [
+        {
+            "position_id": u.position_id,
+            "currency": u.currency,
+            "commitment": schemas.money_out(u.commitment),
+            "called": schemas.money_out(u.called),
+            "computed": schemas.money_out(u.computed),
+            "reported": schemas.money_out(u.reported),
+            "reported_as_of": u.reported_as_of,
+            "difference": schemas.money_out(u.difference),
+            "flagged": u.flagged,
+        }
+        for u in lines
+    ]
+
+
+@router.get("/positions/{position_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
+def position_reconciliation(request: HttpRequest, position_id: str):
+    """Computed vs reported unfunded and the flags of the position's register and first page."""
+    found = _history(request, position_id, None).reconciliation
+    return {"unfunded": _unfunded(found.unfunded.lines), "flags": schemas.flags_out(found.flags)}
+
+
+# --- funds and investors --------------------------------------------------------------------------
+
+
+class FundOut(Schema):
+    fund_id: str
+    totals: list[TotalOut]
+
+
+class FundListOut(Page):
+    funds: list[FundOut]
+
+
+@router.get("/funds", response=FundListOut, tags=["funds"])
+def fund_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit):
+    """The covered funds with their totals per currency (the funds page)."""
+    funds = fund_selectors.fund_list(scope=scope_of(request))
+    page = paging.page_of(funds, lambda f: (f.fund_id,), query=("api-funds",), cursor=cursor, limit=limit)
+    return {
+        "next": next_link(request, page.next_cursor),
+        "funds": [{"fund_id": f.fund_id, "totals": [schemas.total_out(t) for t in f.totals]} for f in page.rows],
+    }
+
+
+class GroupLinesOut(Page):
+    as_of: date
+    lines: list[LineOut]
+    totals: list[TotalOut]
+
+
+def _lines(request: HttpRequest, page: fund_selectors.GroupPage, on: date, kind: str, cursor: str | None, limit: int):
+    query = ("api-lines", kind, page.group_id, on.isoformat())
+    sliced = paging.page_of(page.lines, lambda x: (x.position_id, x.currency), query=query, cursor=cursor, limit=limit)
+    return {
+        "next": next_link(request, sliced.next_cursor),
+        "as_of": on,
+        "lines": [schemas.line_out(line) for line in sliced.rows],
+        "totals": [schemas.total_out(t) for t in page.totals],
+    }
+
+
+@router.get("/funds/{fund_id}/lines", response=GroupLinesOut, tags=["funds"])
+def fund_lines(
+    request: HttpRequest, fund_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
+):
+    """The fund's positions, a line per currency, and its totals (the fund page)."""
+    on = as_of or date.today()
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
+    return _lines(request, page, on, "fund", cursor, limit)
+
+
+class GroupFiguresOut(Schema):
+    as_of: date
+    totals: list[TotalOut]
+
+
+@router.get("/funds/{fund_id}/figures", response=GroupFiguresOut, tags=["figures"])
+def fund_figures(request: HttpRequest, fund_id: str, as_of: date | None = AsOf):
+    """The fund's totals per currency as of a date."""
+    on = as_of or date.today()
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
+    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
+
+
+@router.get("/funds/{fund_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
+def fund_reconciliation(request: HttpRequest, fund_id: str, as_of: date | None = AsOf):
+    """Computed vs reported unfunded per line and the fund's flags (the fund page's section)."""
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=as_of, scope=scope_of(request))
+    found = page.reconciliation
+    return {"unfunded": _unfunded(found.lines), "flags": schemas.flags_out(found.flags)}
+
+
+class InvestorListOut(Page):
+    investors: list[str]
+
+
+@router.get("/investors", response=InvestorListOut, tags=["investors"])
+def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit):
+    """The investors of the covered funds (an LP user: their own)."""
+    ids = api_selectors.investor_ids(scope=scope_of(request))
+    page = paging.page_of(ids, lambda i: (i,), query=("api-investors",), cursor=cursor, limit=limit)
+    return {"next": next_link(request, page.next_cursor), "investors": page.rows}
+
+
+@router.get("/investors/{investor_id}/lines", response=GroupLinesOut, tags=["investors"])
+def investor_lines(
+    request: HttpRequest, investor_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
+):
+    """The investor's positions across the covered funds and their totals (the investor page)."""
+    on = as_of or date.today()
+    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
+    return _lines(request, page, on, "investor", cursor, limit)
+
+
+@router.get("/investors/{investor_id}/figures", response=GroupFiguresOut, tags=["figures"])
+def investor_figures(request: HttpRequest, investor_id: str, as_of: date | None = AsOf):
+    """The investor's totals per currency as of a date."""
+    on = as_of or date.today()
+    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
+    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
+
+
+@router.get("/investors/{investor_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
+def investor_reconciliation(request: HttpRequest, investor_id: str, as_of: date | None = AsOf):
+    """Computed vs reported unfunded per line and the investor's flags (the investor page's section)."""
+    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=as_of, scope=scope_of(request))
+    found = page.reconciliation
+    return {"unfunded": _unfunded(found.lines), "flags": schemas.flags_out(found.flags)}
