@@ -23,8 +23,9 @@ class ApiToken(models.Model):
         verbose_name = "API token"
 
     def __str__(self) -> str:
-        # The throttle's key (ninja's AuthRateThrottle hashes str(request.auth)): one per token.
-        return f"api-token-{self.pk}"
+        # The throttle's key (ninja's AuthRateThrottle hashes str(request.auth)): one per token,
+        # never reused (ids can be after a deletion).
+        return f"api-token-{self.digest[:20]}"
 
     @property
     def active(self) -> bool:

@@ -36,6 +36,18 @@ class TokenThrottle(AuthRateThrottle):
     def get_rate(self) -> str | None:
         return getattr(settings, "API_THROTTLE_RATE", "120/min")
 
+    def allow_request(self, request: HttpRequest) -> bool:
+        # The rate is read on each call (settings may change; tests override it).
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request)
+
+    def wait(self) -> float | None:
+        """Seconds until the oldest call in the window leaves it (one more call is allowed then)."""
+        if not self.history:
+            return float(self.duration or 1)
+        return max(1.0, float(self.duration - (self.now - self.history[-1])))
+
 
 api = NinjaAPI(
     title="Fund portal read API",
