@@ -26,7 +26,12 @@ class Slice(Generic[Row]):
 
 
 def page_of(
-    rows: Sequence[Row], key: Callable[[Row], tuple[str, ...]], *, query: tuple[object, ...], cursor: str | None, limit: int
+    rows: Sequence[Row],
+    key: Callable[[Row], tuple[str, ...]],
+    *,
+    query: tuple[object, ...],
+    cursor: str | None,
+    limit: int,
 ) -> Slice[Row]:
     """The page of `rows` (sorted here by `key`) after `cursor`'s row, `limit` long."""
     ordered = sorted(rows, key=key)

@@ -33,8 +33,10 @@ def amount_text(amount: Decimal) -> str:
 
 
 def money_out(value: Money | None) -> MoneyOut | None:
-    if value is None:
-        return None
+    return None if value is None else amount_out(value)
+
+
+def amount_out(value: Money) -> MoneyOut:
     return MoneyOut(amount=amount_text(value.amount), currency=value.currency.code)
 
 
@@ -67,12 +69,12 @@ class FiguresOut(Schema):
 def figures_out(f: Figures) -> FiguresOut:
     return FiguresOut(
         currency=f.currency,
-        called=money_out(f.called),
-        called_settled=money_out(f.called_settled),
-        called_pending=money_out(f.called_pending),
-        distributed=money_out(f.distributed),
-        distributed_settled=money_out(f.distributed_settled),
-        distributed_pending=money_out(f.distributed_pending),
+        called=amount_out(f.called),
+        called_settled=amount_out(f.called_settled),
+        called_pending=amount_out(f.called_pending),
+        distributed=amount_out(f.distributed),
+        distributed_settled=amount_out(f.distributed_settled),
+        distributed_pending=amount_out(f.distributed_pending),
         unfunded=money_out(f.unfunded),
         unfunded_as_of=f.unfunded_as_of,
         nav=money_out(f.nav),
@@ -195,7 +197,7 @@ def entries_out(cells: list[Any]) -> list[EntryOut]:
     return [
         EntryOut(
             kind=cell.entry.kind.value,
-            amount=money_out(cell.amount),
+            amount=amount_out(cell.amount),
             status=cell.status,
             counts=cell.counts,
             pending=cell.pending,

@@ -64,8 +64,8 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
 )
 api.add_router("/", router)
-api.add_exception_handler(ValidationError, problems.validation_error)
-api.add_exception_handler(AuthenticationError, problems.authentication_error)
-api.add_exception_handler(Throttled, problems.throttled)
-api.add_exception_handler(HttpError, problems.http_error)
-api.add_exception_handler(Exception, problems.domain_error)
+api.add_exception_handler(ValidationError, problems.validation_error)  # type: ignore[arg-type]
+api.add_exception_handler(AuthenticationError, problems.authentication_error)  # type: ignore[arg-type]
+api.add_exception_handler(Throttled, problems.throttled)  # type: ignore[arg-type]
+api.add_exception_handler(HttpError, problems.http_error)  # type: ignore[arg-type]
+api.add_exception_handler(Exception, problems.domain_error)  # type: ignore[arg-type]

@@ -15,9 +15,16 @@ from api import tokens
 from api.models import ApiToken
 
 
+def signed_in(request: HttpRequest) -> Any:
+    """The signed-in user (LoginRequiredMixin has turned anyone else away)."""
+    return request.user
+
+
 class TokenForm(forms.Form):
     name = forms.CharField(max_length=100, label="Name", help_text="What it is for, e.g. “Excel on my laptop”.")
-    days = forms.IntegerField(min_value=1, max_value=tokens.MAX_DAYS, initial=tokens.DEFAULT_DAYS, label="Valid for (days)")
+    days = forms.IntegerField(
+        min_value=1, max_value=tokens.MAX_DAYS, initial=tokens.DEFAULT_DAYS, label="Valid for (days)"
+    )
 
 
 class TokenListView(LoginRequiredMixin, View):
@@ -27,7 +34,7 @@ class TokenListView(LoginRequiredMixin, View):
         return {
             "form": form,
             "issued": issued,
-            "tokens": ApiToken.objects.filter(user=request.user),
+            "tokens": ApiToken.objects.filter(user=signed_in(request)),
         }
 
     def get(self, request: HttpRequest) -> HttpResponse:
@@ -46,6 +53,6 @@ class TokenListView(LoginRequiredMixin, View):
 
 class TokenRevokeView(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        record = get_object_or_404(ApiToken, pk=pk, user=request.user)  # another user's: 404
+        record = get_object_or_404(ApiToken, pk=pk, user=signed_in(request))  # another user's: 404
         tokens.revoke(record)
         return redirect("api_tokens:list")

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from api.models import ApiToken
 
-TOKEN_PREFIX = "fpt_"
+TOKEN_PREFIX = "fpt_"  # noqa: S105 - the public prefix that marks a portal token, not a secret
 DEFAULT_DAYS = 90
 MAX_DAYS = 366
 

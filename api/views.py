@@ -5,7 +5,7 @@ DynamoDB itself, so an endpoint makes the requests its page makes."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -28,6 +28,9 @@ router = Router()
 Limit = Query(paging.DEFAULT_LIMIT, ge=1, le=paging.MAX_LIMIT, description="rows a page")
 Cursor = Query(None, max_length=4000, description="the `next` link's cursor")
 AsOf = Query(None, description="value every figure as of this date (default: today)")
+FundFilter = Query(None, max_length=64, description="only this fund's documents")
+FromDate = Query(None, alias="from", description="as-of date from")
+ToDate = Query(None, alias="to", description="as-of date to")
 
 
 def scope_of(request: HttpRequest) -> AccessScope:
@@ -61,13 +64,13 @@ class DocumentListOut(Page):
 @router.get("/documents", response=DocumentListOut, tags=["documents"])
 def document_list(
     request: HttpRequest,
-    fund: str | None = Query(None, max_length=64),
+    fund: str | None = FundFilter,
     type: Literal[DOCUMENT_TYPES] | None = None,  # type: ignore[valid-type]
     status: Literal[DOCUMENT_STATUSES] | None = None,  # type: ignore[valid-type]
-    start: date | None = Query(None, alias="from", description="as-of date from"),
-    end: date | None = Query(None, alias="to", description="as-of date to"),
+    start: date | None = FromDate,
+    end: date | None = ToDate,
     cursor: str | None = Cursor,
-):
+) -> dict[str, Any]:
     """Current documents across months, newest first, 50 a page: the documents page's list and filters."""
     if fund:
         validate_id(fund, "fund id")
@@ -113,15 +116,18 @@ class DocumentOverviewOut(Schema):
 
 
 @router.get("/documents/{document_id}", response=DocumentOverviewOut, tags=["documents"])
-def document_overview(request: HttpRequest, document_id: str):
+def document_overview(request: HttpRequest, document_id: str) -> dict[str, Any]:
     """Everything a document holds, by position, with figures per currency (the document page)."""
     page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
     activity = page.activity
+    shown_activity = (
+        None
+        if activity is None
+        else {"amount": schemas.money_out(activity.money), "status": activity.status, "as_of_date": activity.as_of_date}
+    )
     return {
         "document": schemas.document_out(page.document),
-        "capital_activity": None
-        if activity is None
-        else {"amount": schemas.money_out(activity.money), "status": activity.status, "as_of_date": activity.as_of_date},
+        "capital_activity": shown_activity,
         "positions": [
             {
                 "position_id": row.position_id,
@@ -143,7 +149,7 @@ class DocumentReconciliationOut(Schema):
 
 
 @router.get("/documents/{document_id}/reconciliation", response=DocumentReconciliationOut, tags=["reconciliation"])
-def document_reconciliation(request: HttpRequest, document_id: str):
+def document_reconciliation(request: HttpRequest, document_id: str) -> dict[str, Any]:
     """The document's capital activity against its positions' calls, and its flags."""
     page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
     found = page.reconciliation
@@ -168,7 +174,7 @@ class AuditTrailOut(Page):
 
 
 @router.get("/documents/{document_id}/audit", response=AuditTrailOut, tags=["documents"])
-def document_audit(request: HttpRequest, document_id: str):
+def document_audit(request: HttpRequest, document_id: str) -> dict[str, Any]:
     """Who changed what and when, newest first: the audit page's latest 50 changes."""
     document, entries = document_selectors.audit_trail(document_id=document_id, scope=scope_of(request))
     return {
@@ -218,7 +224,7 @@ class PositionHistoryOut(Page):
 
 
 @router.get("/positions/{position_id}", response=PositionHistoryOut, tags=["positions"])
-def position_history(request: HttpRequest, position_id: str, cursor: str | None = Cursor):
+def position_history(request: HttpRequest, position_id: str, cursor: str | None = Cursor) -> dict[str, Any]:
     """A position across documents with running figures, a page at a time (the position page)."""
     history = _history(request, position_id, cursor)
     return {
@@ -255,7 +261,7 @@ class FiguresAsOfOut(Schema):
 
 
 @router.get("/positions/{position_id}/figures", response=FiguresAsOfOut, tags=["figures"])
-def position_figures(request: HttpRequest, position_id: str, as_of: date | None = AsOf):
+def position_figures(request: HttpRequest, position_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
     """The position's figures per currency as of a date (the position page's headline)."""
     history = _history(request, position_id, None)
     on = as_of or date.today()
@@ -298,7 +304,7 @@ def _unfunded(lines: list) -> list[dict]:
 
 
 @router.get("/positions/{position_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def position_reconciliation(request: HttpRequest, position_id: str):
+def position_reconciliation(request: HttpRequest, position_id: str) -> dict[str, Any]:
     """Computed vs reported unfunded and the flags of the position's register and first page."""
     found = _history(request, position_id, None).reconciliation
     return {"unfunded": _unfunded(found.unfunded.lines), "flags": schemas.flags_out(found.flags)}
@@ -317,7 +323,7 @@ class FundListOut(Page):
 
 
 @router.get("/funds", response=FundListOut, tags=["funds"])
-def fund_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit):
+def fund_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
     """The covered funds with their totals per currency (the funds page)."""
     funds = fund_selectors.fund_list(scope=scope_of(request))
     page = paging.page_of(funds, lambda f: (f.fund_id,), query=("api-funds",), cursor=cursor, limit=limit)
@@ -333,7 +339,9 @@ class GroupLinesOut(Page):
     totals: list[TotalOut]
 
 
-def _lines(request: HttpRequest, page: fund_selectors.GroupPage, on: date, kind: str, cursor: str | None, limit: int):
+def _lines(
+    request: HttpRequest, page: fund_selectors.GroupPage, on: date, kind: str, cursor: str | None, limit: int
+) -> dict[str, Any]:
     query = ("api-lines", kind, page.group_id, on.isoformat())
     sliced = paging.page_of(page.lines, lambda x: (x.position_id, x.currency), query=query, cursor=cursor, limit=limit)
     return {
@@ -347,7 +355,7 @@ def _lines(request: HttpRequest, page: fund_selectors.GroupPage, on: date, kind:
 @router.get("/funds/{fund_id}/lines", response=GroupLinesOut, tags=["funds"])
 def fund_lines(
     request: HttpRequest, fund_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
-):
+) -> dict[str, Any]:
     """The fund's positions, a line per currency, and its totals (the fund page)."""
     on = as_of or date.today()
     page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
@@ -360,7 +368,7 @@ class GroupFiguresOut(Schema):
 
 
 @router.get("/funds/{fund_id}/figures", response=GroupFiguresOut, tags=["figures"])
-def fund_figures(request: HttpRequest, fund_id: str, as_of: date | None = AsOf):
+def fund_figures(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
     """The fund's totals per currency as of a date."""
     on = as_of or date.today()
     page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
@@ -368,7 +376,7 @@ def fund_figures(request: HttpRequest, fund_id: str, as_of: date | None = AsOf):
 
 
 @router.get("/funds/{fund_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def fund_reconciliation(request: HttpRequest, fund_id: str, as_of: date | None = AsOf):
+def fund_reconciliation(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
     """Computed vs reported unfunded per line and the fund's flags (the fund page's section)."""
     page = fund_selectors.fund_detail(fund_id=fund_id, as_of=as_of, scope=scope_of(request))
     found = page.reconciliation
@@ -380,7 +388,7 @@ class InvestorListOut(Page):
 
 
 @router.get("/investors", response=InvestorListOut, tags=["investors"])
-def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit):
+def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
     """The investors of the covered funds (an LP user: their own)."""
     ids = api_selectors.investor_ids(scope=scope_of(request))
     page = paging.page_of(ids, lambda i: (i,), query=("api-investors",), cursor=cursor, limit=limit)
@@ -390,7 +398,7 @@ def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int 
 @router.get("/investors/{investor_id}/lines", response=GroupLinesOut, tags=["investors"])
 def investor_lines(
     request: HttpRequest, investor_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
-):
+) -> dict[str, Any]:
     """The investor's positions across the covered funds and their totals (the investor page)."""
     on = as_of or date.today()
     page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
@@ -398,7 +406,7 @@ def investor_lines(
 
 
 @router.get("/investors/{investor_id}/figures", response=GroupFiguresOut, tags=["figures"])
-def investor_figures(request: HttpRequest, investor_id: str, as_of: date | None = AsOf):
+def investor_figures(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
     """The investor's totals per currency as of a date."""
     on = as_of or date.today()
     page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
@@ -406,7 +414,7 @@ def investor_figures(request: HttpRequest, investor_id: str, as_of: date | None 
 
 
 @router.get("/investors/{investor_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def investor_reconciliation(request: HttpRequest, investor_id: str, as_of: date | None = AsOf):
+def investor_reconciliation(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
     """Computed vs reported unfunded per line and the investor's flags (the investor page's section)."""
     page = fund_selectors.investor_detail(investor_id=investor_id, as_of=as_of, scope=scope_of(request))
     found = page.reconciliation

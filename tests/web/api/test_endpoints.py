@@ -59,9 +59,7 @@ def test_an_endpoint_makes_the_requests_of_its_page(sample, analyst_client, api_
     assert response[REQUESTS_HEADER] == str(on_page.count)
 
 
-def test_the_investors_list_is_the_catalog_plus_one_query_per_fund(
-    sample, api_client, django_assert_dynamodb_requests
-):
+def test_the_investors_list_is_the_catalog_plus_one_query_per_fund(sample, api_client, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(2, ["Query", "Query"]):
         response = api_client.get("/api/v1/investors")
     assert response.json() == {"next": None, "investors": ["INVESTOR_1", "INVESTOR_2"]}

@@ -79,9 +79,7 @@ def test_the_sample_funds_and_investors_show_the_same_figures(sample, analyst_cl
 
 
 def test_a_synthetic_book_shows_the_same_figures_page_by_page(backend, analyst_client, api_client):
-    call_command(
-        "seed_demo", documents=6, positions=5, versions=1, funds=2, seed=7, stdout=open(os.devnull, "w")
-    )
+    call_command("seed_demo", documents=6, positions=5, versions=1, funds=2, seed=7, stdout=open(os.devnull, "w"))
     funds = api_client.get("/api/v1/funds").json()["funds"]
     assert len(funds) == 2
     for fund in funds:

@@ -129,9 +129,7 @@ def test_the_page_needs_a_signed_in_user(client):
 def test_the_admin_lists_and_revokes_tokens(admin_client, analyst):
     issued = tokens.issue(analyst, "service")
     assert "service" in admin_client.get("/admin/api/apitoken/").content.decode()
-    admin_client.post(
-        "/admin/api/apitoken/", {"action": "revoke_tokens", "_selected_action": [issued.record.pk]}
-    )
+    admin_client.post("/admin/api/apitoken/", {"action": "revoke_tokens", "_selected_action": [issued.record.pk]})
     assert tokens.authenticate(issued.token) is None
 
 
