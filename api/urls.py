@@ -11,13 +11,14 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, re_path
 
-from api.problems import not_found
+from api.problems import not_found, problem
 from api.site import api
 
 log = logging.getLogger("fundportal.api")
 
 REQUESTS_HEADER = "X-DynamoDB-Requests"
 READ_UNITS_HEADER = "X-DynamoDB-Read-Units"
+READ_METHODS = ("GET", "HEAD")
 
 
 def accounted(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -27,6 +28,10 @@ def accounted(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in READ_METHODS:
+            response = problem(request, 405, "The API is read-only: GET only.")
+            response["Allow"] = ", ".join(READ_METHODS)
+            return response
         response = view(request, *args, **kwargs)
         collector = getattr(request, "dynamodb", None)
         count = collector.count if collector is not None else 0

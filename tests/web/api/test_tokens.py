@@ -165,3 +165,33 @@ def test_the_command_prints_a_token_once_and_revokes_it(sample, analyst):
 def test_the_command_refuses_bad_input_in_one_line(analyst, args):
     with pytest.raises(CommandError):
         run(*args)
+
+
+def test_every_api_route_but_the_schema_and_docs_needs_a_token(sample):
+    from api.site import api
+
+    ids = {
+        "{document_id}": "DOC001",
+        "{position_id}": "POSITION_1",
+        "{fund_id}": "FUND_A",
+        "{investor_id}": "INVESTOR_1",
+    }
+    anonymous = Client()
+    paths = list(api.get_openapi_schema()["paths"])
+    assert len(paths) >= 15
+    for template in paths:
+        path = template
+        for name, value in ids.items():
+            path = path.replace(name, value)
+        response = anonymous.get(path)
+        assert response.status_code == 401, path
+        assert response["Content-Type"] == "application/problem+json"
+    for path in ("/api/v1/openapi.json", "/api/v1/docs"):
+        assert anonymous.get(path).status_code == 200, path
+
+
+def test_the_api_is_read_only(sample, api_client):
+    for path in ("/api/v1/funds", "/api/v1/openapi.json", "/api/v1/funds/FUND_A/lines"):
+        response = api_client.post(path, {})
+        assert response.status_code == 405, path
+        assert response["Content-Type"] == "application/problem+json"
