@@ -11,9 +11,8 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 from ninja.security import HttpBearer
 from ninja.throttling import AuthRateThrottle
 
-from api import problems, tokens
+from api import group_views, problems, tokens, views
 from api.models import ApiToken
-from api.views import router
 
 
 class TokenAuth(HttpBearer):
@@ -63,7 +62,8 @@ api = NinjaAPI(
     docs_url="/docs",
     openapi_url="/openapi.json",
 )
-api.add_router("/", router)
+api.add_router("/", views.router)
+api.add_router("/", group_views.router)
 api.add_exception_handler(ValidationError, problems.validation_error)  # type: ignore[arg-type]
 api.add_exception_handler(AuthenticationError, problems.authentication_error)  # type: ignore[arg-type]
 api.add_exception_handler(Throttled, problems.throttled)  # type: ignore[arg-type]

@@ -1,6 +1,7 @@
-"""The read endpoints: each validates its parameters, calls the selector its page calls (with the
-request's access scope), and shapes the view model as JSON (`api.schemas`). Nothing here reads
-DynamoDB itself, so an endpoint makes the requests its page makes."""
+"""The read endpoints of documents and positions (funds and investors: `api.group_views`). Each
+validates its parameters, calls the selector its page calls (with the request's access scope) and
+shapes the view model as JSON (`api.schemas`). Nothing here reads DynamoDB itself, so an endpoint
+makes the requests its page makes."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from typing import Any, Literal
 from django.conf import settings
 from django.http import HttpRequest
 from ninja import Query, Router, Schema
+from ninja.errors import HttpError
 
 from api import paging, schemas
-from api import selectors as api_selectors
-from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page, TotalOut
+from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page
 from documents import list_selectors
 from documents import selectors as document_selectors
 from fundportal.access.scope import request_scope
@@ -29,6 +30,7 @@ Limit = Query(paging.DEFAULT_LIMIT, ge=1, le=paging.MAX_LIMIT, description="rows
 Cursor = Query(None, max_length=4000, description="the `next` link's cursor")
 AsOf = Query(None, description="value every figure as of this date (default: today)")
 FundFilter = Query(None, max_length=64, description="only this fund's documents")
+InvestorFilter = Query(None, max_length=64, description="only this investor's positions")
 FromDate = Query(None, alias="from", description="as-of date from")
 ToDate = Query(None, alias="to", description="as-of date to")
 
@@ -286,7 +288,7 @@ class ReconciliationOut(Schema):
     flags: list[FlagOut]
 
 
-def _unfunded(lines: list) -> list[dict]:
+def unfunded_lines(lines: list) -> list[dict]:
     return [
         {
             "position_id": u.position_id,
@@ -307,115 +309,52 @@ def _unfunded(lines: list) -> list[dict]:
 def position_reconciliation(request: HttpRequest, position_id: str) -> dict[str, Any]:
     """Computed vs reported unfunded and the flags of the position's register and first page."""
     found = _history(request, position_id, None).reconciliation
-    return {"unfunded": _unfunded(found.unfunded.lines), "flags": schemas.flags_out(found.flags)}
+    return {"unfunded": unfunded_lines(found.unfunded.lines), "flags": schemas.flags_out(found.flags)}
 
 
-# --- funds and investors --------------------------------------------------------------------------
-
-
-class FundOut(Schema):
+class PositionOut(Schema):
+    position_id: str
     fund_id: str
-    totals: list[TotalOut]
+    investor_id: str
+    currencies: list[str]
+    commitment: MoneyOut | None
 
 
-class FundListOut(Page):
-    funds: list[FundOut]
+class PositionListOut(Page):
+    positions: list[PositionOut]
 
 
-@router.get("/funds", response=FundListOut, tags=["funds"])
-def fund_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
-    """The covered funds with their totals per currency (the funds page)."""
-    funds = fund_selectors.fund_list(scope=scope_of(request))
-    page = paging.page_of(funds, lambda f: (f.fund_id,), query=("api-funds",), cursor=cursor, limit=limit)
-    return {
-        "next": next_link(request, page.next_cursor),
-        "funds": [{"fund_id": f.fund_id, "totals": [schemas.total_out(t) for t in f.totals]} for f in page.rows],
-    }
-
-
-class GroupLinesOut(Page):
-    as_of: date
-    lines: list[LineOut]
-    totals: list[TotalOut]
-
-
-def _lines(
-    request: HttpRequest, page: fund_selectors.GroupPage, on: date, kind: str, cursor: str | None, limit: int
+@router.get("/positions", response=PositionListOut, tags=["positions"])
+def position_list(
+    request: HttpRequest,
+    fund: str | None = FundFilter,
+    investor: str | None = InvestorFilter,
+    cursor: str | None = Cursor,
+    limit: int = Limit,
 ) -> dict[str, Any]:
-    query = ("api-lines", kind, page.group_id, on.isoformat())
-    sliced = paging.page_of(page.lines, lambda x: (x.position_id, x.currency), query=query, cursor=cursor, limit=limit)
-    return {
-        "next": next_link(request, sliced.next_cursor),
-        "as_of": on,
-        "lines": [schemas.line_out(line) for line in sliced.rows],
-        "totals": [schemas.total_out(t) for t in page.totals],
-    }
-
-
-@router.get("/funds/{fund_id}/lines", response=GroupLinesOut, tags=["funds"])
-def fund_lines(
-    request: HttpRequest, fund_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
-) -> dict[str, Any]:
-    """The fund's positions, a line per currency, and its totals (the fund page)."""
-    on = as_of or date.today()
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
-    return _lines(request, page, on, "fund", cursor, limit)
-
-
-class GroupFiguresOut(Schema):
-    as_of: date
-    totals: list[TotalOut]
-
-
-@router.get("/funds/{fund_id}/figures", response=GroupFiguresOut, tags=["figures"])
-def fund_figures(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
-    """The fund's totals per currency as of a date."""
-    on = as_of or date.today()
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
-    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
-
-
-@router.get("/funds/{fund_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def fund_reconciliation(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
-    """Computed vs reported unfunded per line and the fund's flags (the fund page's section)."""
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=as_of, scope=scope_of(request))
-    found = page.reconciliation
-    return {"unfunded": _unfunded(found.lines), "flags": schemas.flags_out(found.flags)}
-
-
-class InvestorListOut(Page):
-    investors: list[str]
-
-
-@router.get("/investors", response=InvestorListOut, tags=["investors"])
-def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
-    """The investors of the covered funds (an LP user: their own)."""
-    ids = api_selectors.investor_ids(scope=scope_of(request))
-    page = paging.page_of(ids, lambda i: (i,), query=("api-investors",), cursor=cursor, limit=limit)
-    return {"next": next_link(request, page.next_cursor), "investors": page.rows}
-
-
-@router.get("/investors/{investor_id}/lines", response=GroupLinesOut, tags=["investors"])
-def investor_lines(
-    request: HttpRequest, investor_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
-) -> dict[str, Any]:
-    """The investor's positions across the covered funds and their totals (the investor page)."""
-    on = as_of or date.today()
-    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
-    return _lines(request, page, on, "investor", cursor, limit)
-
-
-@router.get("/investors/{investor_id}/figures", response=GroupFiguresOut, tags=["figures"])
-def investor_figures(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
-    """The investor's totals per currency as of a date."""
-    on = as_of or date.today()
-    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
-    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
-
-
-@router.get("/investors/{investor_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def investor_reconciliation(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
-    """Computed vs reported unfunded per line and the investor's flags (the investor page's section)."""
-    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=as_of, scope=scope_of(request))
-    found = page.reconciliation
-    return {"unfunded": _unfunded(found.lines), "flags": schemas.flags_out(found.flags)}
+    """A fund's or an investor's positions (give one of `fund`, `investor`): the lines of its page, by position."""
+    if bool(fund) == bool(investor):
+        raise HttpError(400, "Give one of fund or investor.")
+    scope = scope_of(request)
+    if fund:
+        group = fund_selectors.fund_detail(fund_id=fund, scope=scope)
+    else:
+        group = fund_selectors.investor_detail(investor_id=investor or "", scope=scope)
+    held: dict[str, dict[str, Any]] = {}
+    for line in group.lines:
+        position = held.setdefault(
+            line.position_id,
+            {
+                "position_id": line.position_id,
+                "fund_id": line.fund_id,
+                "investor_id": line.investor_id,
+                "currencies": [],
+                "commitment": None,
+            },
+        )
+        position["currencies"].append(line.currency)
+        if line.commitment is not None:
+            position["commitment"] = schemas.money_out(line.commitment)
+    query = ("api-positions", fund or "", investor or "")
+    page = paging.page_of(list(held.values()), lambda p: (p["position_id"],), query=query, cursor=cursor, limit=limit)
+    return {"next": next_link(request, page.next_cursor), "positions": page.rows}

@@ -128,3 +128,16 @@ def test_the_audit_trail_of_a_document(sample, api_client, editor_client):
     assert (entry["user"], entry["action"]) == ("editor", "update")
     assert entry["changes"]["amount"] == ["500000", "600000"]
     assert entry["changes"]["due_date"] == [None, "2025-10-15"]
+
+
+def test_positions_of_a_fund_or_an_investor(sample, api_client, django_assert_dynamodb_requests):
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        body = api_client.get("/api/v1/positions?fund=FUND_A").json()
+    assert [p["position_id"] for p in body["positions"]] == ["POSITION_1", "POSITION_2"]
+    assert body["positions"][0]["commitment"] == {"amount": "2000000.00", "currency": "USD"}
+    assert body["positions"][0]["currencies"] == ["USD"]
+    mine = api_client.get("/api/v1/positions?investor=INVESTOR_1").json()["positions"]
+    assert [p["position_id"] for p in mine] == ["POSITION_1"]
+    for query in ("", "?fund=FUND_A&investor=INVESTOR_1"):
+        response = api_client.get(f"/api/v1/positions{query}")
+        assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
