@@ -4,6 +4,8 @@ error as problem details (`api.problems`)."""
 
 from __future__ import annotations
 
+import threading
+
 from django.conf import settings
 from django.http import HttpRequest
 from ninja import NinjaAPI
@@ -28,9 +30,16 @@ class TokenAuth(HttpBearer):
 
 
 class TokenThrottle(AuthRateThrottle):
-    """Calls per token (`API_THROTTLE_RATE`, e.g. "120/min"), counted in the shared cache."""
+    """Calls per token (`API_THROTTLE_RATE`, e.g. "120/min"), counted in the shared cache. One
+    instance serves every request of a process: what ninja's throttle keeps between its check and
+    its `wait()` (the key, the calls seen, the time) is kept per thread."""
 
     scope = "api-token"
+    _state = threading.local()
+
+    key = property(lambda self: self._state.key, lambda self, value: setattr(self._state, "key", value))
+    history = property(lambda self: self._state.history, lambda self, value: setattr(self._state, "history", value))
+    now = property(lambda self: self._state.now, lambda self, value: setattr(self._state, "now", value))
 
     def get_rate(self) -> str | None:
         return getattr(settings, "API_THROTTLE_RATE", "120/min")
