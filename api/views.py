@@ -11,15 +11,16 @@ from typing import Any, Literal
 from django.conf import settings
 from django.http import HttpRequest
 from ninja import Query, Router, Schema
-from ninja.errors import HttpError
+from ninja.errors import HttpError, ValidationError
 
 from api import paging, schemas
 from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page
 from documents import list_selectors
 from documents import selectors as document_selectors
+from documents.list_views import ListFilterForm
 from fundportal.access.scope import request_scope
 from fundportal.domain.access import AccessScope
-from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES, validate_id
+from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES
 from funds import selectors as fund_selectors
 from positions import selectors as position_selectors
 from positions.views import PositionDetailView
@@ -29,7 +30,7 @@ router = Router()
 Limit = Query(paging.DEFAULT_LIMIT, ge=1, le=paging.MAX_LIMIT, description="rows a page")
 Cursor = Query(None, max_length=4000, description="the `next` link's cursor")
 AsOf = Query(None, description="value every figure as of this date (default: today)")
-FundFilter = Query(None, max_length=64, description="only this fund's documents")
+FundFilter = Query(None, max_length=64, description="a fund id: only its documents or positions")
 InvestorFilter = Query(None, max_length=64, description="only this investor's positions")
 FromDate = Query(None, alias="from", description="as-of date from")
 ToDate = Query(None, alias="to", description="as-of date to")
@@ -74,11 +75,15 @@ def document_list(
     cursor: str | None = Cursor,
 ) -> dict[str, Any]:
     """Current documents across months, newest first, 50 a page: the documents page's list and filters."""
-    if fund:
-        validate_id(fund, "fund id")
-    filters = list_selectors.ListFilters(
-        fund_id=fund or "", document_type=type or "", status=status or "", start=start, end=end
-    )
+    form = ListFilterForm(request.GET)  # the page's own checks (a valid fund id, dates in order)
+    if not form.is_valid():
+        # An error of the whole form is the date range's: named by its first parameter.
+        names = {**ListFilterForm.PARAMETERS, "__all__": "from"}
+        errors = [
+            {"loc": ["query", names.get(n, n)], "msg": m} for n, messages in form.errors.items() for m in messages
+        ]
+        raise ValidationError(errors)
+    filters = form.filters()
     page = list_selectors.document_list_page(filters=filters, cursor=cursor, scope=scope_of(request))
     return {
         "next": next_link(request, page.older_cursor),

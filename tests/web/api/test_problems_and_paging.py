@@ -152,3 +152,10 @@ def test_the_docs_load_their_assets_from_this_site(client):
     assert "/static/ninja/swagger-ui-bundle.js" in page and "cdn." not in page
     # Shipped inside django-ninja and collected with the site's static files (no CDN download).
     assert finders.find("ninja/swagger-ui-bundle.js") and finders.find("ninja/swagger-ui.css")
+
+
+def test_the_documents_filters_are_checked_like_the_page(sample, api_client):
+    body = is_problem(api_client.get("/api/v1/documents?from=2025-12-01&to=2025-01-01"), 400)
+    assert [e["field"] for e in body["errors"]] == ["from"]
+    body = is_problem(api_client.get("/api/v1/documents?type=nonsense"), 400)
+    assert [e["field"] for e in body["errors"]] == ["type"]
