@@ -190,7 +190,8 @@ def test_every_api_route_but_the_schema_and_docs_needs_a_token(sample):
         assert anonymous.get(path).status_code == 200, path
 
 
-def test_the_api_is_read_only(sample, api_client):
+def test_the_api_is_read_only(sample, api_token):
+    api_client = Client(enforce_csrf_checks=True, HTTP_AUTHORIZATION=f"Bearer {api_token}")
     for path in ("/api/v1/funds", "/api/v1/openapi.json", "/api/v1/funds/FUND_A/lines"):
         response = api_client.post(path, {})
         assert response.status_code == 405, path
