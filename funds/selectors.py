@@ -222,7 +222,11 @@ class GroupPage:
 
 
 def fund_detail(
-    *, fund_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    fund_id: str,
+    as_of: date | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
 ) -> GroupPage:
     """Every position of the fund with its figures, and fund totals per currency: one Query.
     NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any read."""
@@ -231,7 +235,7 @@ def fund_detail(
     registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
     if not registers:
         raise NotFound("Fund", fund_id)
-    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    on = as_of or date.today()  # every figure as of one date (`fundportal.domain.valuation`)
     return GroupPage(
         group_id=fund_id,
         lines=[line for r in registers for line in position_lines(r, on)],
@@ -240,7 +244,11 @@ def fund_detail(
 
 
 def investor_detail(
-    *, investor_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    investor_id: str,
+    as_of: date | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
 ) -> GroupPage:
     """The LP's positions across funds with their figures, and totals per currency: one Query.
     Only the lines (and totals) of funds `scope` covers; NotFound if none (an LP user: their own
@@ -252,7 +260,7 @@ def investor_detail(
     registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
-    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    on = as_of or date.today()  # every figure as of one date (`fundportal.domain.valuation`)
     return GroupPage(
         group_id=investor_id,
         lines=[line for r in registers for line in position_lines(r, on)],

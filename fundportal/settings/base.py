@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "funds",
     "imports",  # notice import
     "exports",  # XLSX/CSV exports and PDF statements
+    "ninja",  # django-ninja: the read API's OpenAPI schema and docs (its Swagger UI served locally)
+    "api",  # the read API at /api/v1/ and personal API tokens
 ]
 
 MIDDLEWARE = [
@@ -260,3 +262,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
     "loggers": {"botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
+
+# The read API (api/): calls per token, counted in the shared cache (CACHES) by every worker.
+API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="120/min")

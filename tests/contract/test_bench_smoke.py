@@ -71,6 +71,25 @@ def test_report_renders_targets_and_skipped_pages():
     assert results["machine"]["dynamodb_local"] != "unknown"
 
 
+def test_report_marks_the_api_targets_beside_the_pages():
+    under_load = {"requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "rps": 1.0}
+    row = {"path": "/x", "requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "query_p50_ms": 1.0}
+    pages_result = {
+        "workers": 2,
+        "concurrency": 1,
+        "document_positions": 1,
+        "position_documents": 1,
+        "pages": [{**row, "page_over_query": 1.0, "rps": 1.0, "under_load": under_load}],
+        "page_over_query": 1.0,
+        "api_fund_lines_over_query": 1.2,
+        "api_position_over_query": 1.5,
+    }
+    results = {"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "pages": pages_result}
+    text = report.render(results)
+    assert "| API fund lines p50 ÷ the fund query p50 | ≤ 1.3x | 1.2x | met |" in text
+    assert "| API position history p50 ÷ the position query p50 | ≤ 1.3x | 1.5x | **missed** |" in text
+
+
 def test_pages_section_knows_the_page_urls():
     from django.urls import reverse
 

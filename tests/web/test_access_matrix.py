@@ -71,6 +71,9 @@ POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx
 POSITION_WRITES = {"positions:commitment", "positions:remove", "positions:merge"}
 FUND_READS = {"funds:detail", "funds:export_xlsx"}
 INVESTOR_READS = {"investors:detail"}
+# The user's own API tokens (no fund data): the list for anyone signed in; revoking is a POST.
+ACCOUNT_PAGES = {"api_tokens:list"}
+ACCOUNT_POST_ONLY = {"api_tokens:revoke"}
 PROJECT_PAGES = (
     LISTS
     | EDITOR_PAGES
@@ -84,6 +87,8 @@ PROJECT_PAGES = (
     | POSITION_WRITES
     | FUND_READS
     | INVESTOR_READS
+    | ACCOUNT_PAGES
+    | ACCOUNT_POST_ONLY
 )
 # Investors holding a position in each fund: INVESTOR_1 holds POSITION_B2 in FUND_B as well.
 INVESTORS_IN = {"FUND_A": {"INVESTOR_1", "INVESTOR_2"}, "FUND_B": {"INVESTOR_B1", "INVESTOR_1"}}
@@ -107,6 +112,7 @@ def _name(route: Route) -> str:
         "funds": "funds",
         "investors": "investors",
         "admin": "dynamodb_admin",
+        "account": "api_tokens",
     }.get(prefix)
     if route.template.startswith("/documents/import/"):
         namespace = "documents:imports"
@@ -130,8 +136,10 @@ def expected_status(name: str, user: str, fund: str) -> int:
     covers = COVERS.get(user) == fund
     may_edit = user in COVERS
     own = user == "lp" and ids["investor_id"] == "INVESTOR_1"  # FUND_A's ids are INVESTOR_1's position
-    if name in LISTS:
+    if name in LISTS | ACCOUNT_PAGES:
         return 200
+    if name in ACCOUNT_POST_ONLY:
+        return 405
     if name in EDITOR_PAGES:
         return 200 if may_edit else 403
     if name in EDITOR_POST_ONLY:
