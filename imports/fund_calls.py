@@ -40,7 +40,7 @@ from fundportal.domain.allocation import (
     share_percent,
     unfunded_around,
 )
-from fundportal.domain.amounts import plain_amount
+from fundportal.domain.amounts import AmountError, parse_amount, plain_amount
 from fundportal.domain.errors import AllocationRefused, AlreadyImported, NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
@@ -237,3 +237,21 @@ def fund_call_create(
     except AlreadyImported:  # a concurrent submit of the same token published it first
         return FundCallResult(plan.document_id, created=False)
     return FundCallResult(plan.document_id, created=True)
+
+
+def parse_weights(text: str) -> dict[str, Decimal]:
+    """Custom weights as typed: `POSITION_1=25, POSITION_2=75` (commas or new lines between
+    them; percent, digits and an optional fraction). ValueError naming the first bad part."""
+    weights: dict[str, Decimal] = {}
+    for part in (p.strip() for p in text.replace("\n", ",").split(",")):
+        if not part:
+            continue
+        position_id, _, value = (s.strip() for s in part.partition("="))
+        try:
+            validate_id(position_id, "position id")
+            if position_id in weights:
+                raise ValueError(position_id)
+            weights[position_id] = parse_amount(value)
+        except (ValueError, AmountError):
+            raise ValueError(f"'{part[:60]}' is not POSITION=PERCENT (like POSITION_1=25), once each.") from None
+    return weights
