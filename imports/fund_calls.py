@@ -8,8 +8,9 @@ The page (`imports.fund_call_views`) and `manage.py fund_call` call exactly thes
   are left out of the notice.
 - Creating writes the plan through the notice import (`imports.services`): the plan becomes a
   notice file of one document, validated against the table like any upload, then written by
-  the import writer (entries, then their registers in transactions of at most 100 items, then
-  one publishing transaction). The document is Submitted: it awaits another user's approval, and
+  the import writer: the entries, then their registers, each in transactions of at most 100
+  items through the unit of work (`imports.fund_call_writes`: no BatchWriteItem, so a page may
+  write it), then one publishing transaction. The document is Submitted: it awaits another user's approval, and
   carries the purpose.
 - Idempotent on the request token: the document id is derived from it, and the same token with
   the same values is the very same file, whose import record answers a second submit (a double
@@ -49,6 +50,7 @@ from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.store.repositories.imports import ImportRepository
 from fundportal.store.repositories.register import RegisterRepository
 
+from .fund_call_writes import TransactionalImportRepository
 from .reader import COLUMNS
 from .services import import_apply, import_prepare
 
@@ -138,6 +140,12 @@ def fund_call_plan(
     currency = _currency(registers)
     amount = money(total, currency)
     unfunded = {r.position_id: computed_unfunded(r.commitment_on(on), r.figures_of(currency, on)) for r in registers}
+    # Before and after the notice: as of its flow date (the due date), like its PDF.
+    flow_date = due or on
+    at_flow = {
+        r.position_id: computed_unfunded(r.commitment_on(flow_date), r.figures_of(currency, flow_date))
+        for r in registers
+    }
     bases: dict[str, Money | Decimal | None]
     if basis is Basis.CUSTOM:
         shares = custom_weights(weights or {}, {r.position_id for r in registers})
@@ -157,7 +165,7 @@ def fund_call_plan(
         if not part.amount:
             left_out.append(position_id)
             continue
-        change = unfunded_around(unfunded[position_id], part, purpose, counted=False)
+        change = unfunded_around(at_flow[position_id], part, call=purpose.is_call, counted=False)
         lines.append(
             CallLine(
                 position_id,
@@ -169,7 +177,7 @@ def fund_call_plan(
                 change.after,
             )
         )
-    return FundCallPlan(fund_id, on, due or on, amount, purpose, basis, token, tuple(lines), tuple(left_out))
+    return FundCallPlan(fund_id, on, flow_date, amount, purpose, basis, token, tuple(lines), tuple(left_out))
 
 
 def _currency(registers: list[PositionRegister]) -> str:
@@ -220,7 +228,7 @@ def fund_call_create(
 ) -> FundCallResult:
     """Write the plan as one notice document awaiting approval (see the module's rules)."""
     scope.require_edit(plan.fund_id, "Fund", plan.fund_id)
-    repository = repository or ImportRepository()
+    repository = repository or TransactionalImportRepository()
     data = notice_file(plan)
     prepared = import_prepare(data=data, filename=f"{plan.document_id}.csv", scope=scope, repository=repository)
     if prepared.done is not None:
@@ -233,7 +241,7 @@ def fund_call_create(
     for document_plan in prepared.validation.plans:
         document_plan.document = replace(document_plan.document, purpose=plan.purpose.value)
     try:
-        import_apply(prepared=prepared, user=user, repository=repository)
+        import_apply(prepared=prepared, user=user, workers=1, repository=repository)
     except AlreadyImported:  # a concurrent submit of the same token published it first
         return FundCallResult(plan.document_id, created=False)
     return FundCallResult(plan.document_id, created=True)

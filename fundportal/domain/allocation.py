@@ -185,13 +185,13 @@ class UnfundedChange:
     after: Money | None
 
 
-def unfunded_around(computed: Money | None, amount: Money, purpose: Purpose, *, counted: bool) -> UnfundedChange:
+def unfunded_around(computed: Money | None, amount: Money, *, call: bool, counted: bool) -> UnfundedChange:
     """The unfunded before and after a notice's `amount`. `computed` is the position's computed
-    unfunded on the notice's date; `counted`: whether the notice is already in it (approved).
-    A call lowers the unfunded by its amount; a distribution leaves it as it is."""
+    unfunded on the notice's flow date; `counted`: whether the notice is already in it (approved).
+    A call (`call`) lowers the unfunded by its amount; a distribution leaves it as it is."""
     if computed is None:
         return UnfundedChange(None, None)
-    if not purpose.is_call:
+    if not call:
         return UnfundedChange(computed, computed)
     if counted:
         return UnfundedChange(computed + amount, computed)

@@ -127,13 +127,13 @@ def test_custom_weights_refuse_negative_and_unknown_positions():
 
 
 def test_a_call_lowers_the_unfunded_and_a_distribution_leaves_it():
-    awaiting = unfunded_around(usd("1000.00"), usd("250.00"), Purpose.INVESTMENT, counted=False)
+    awaiting = unfunded_around(usd("1000.00"), usd("250.00"), call=True, counted=False)
     assert (awaiting.before, awaiting.after) == (usd("1000.00"), usd("750.00"))
-    counted = unfunded_around(usd("750.00"), usd("250.00"), Purpose.MANAGEMENT_FEE, counted=True)
+    counted = unfunded_around(usd("750.00"), usd("250.00"), call=True, counted=True)
     assert (counted.before, counted.after) == (usd("1000.00"), usd("750.00"))
-    paid = unfunded_around(usd("750.00"), usd("250.00"), Purpose.RETURN_OF_CAPITAL, counted=False)
+    paid = unfunded_around(usd("750.00"), usd("250.00"), call=False, counted=False)
     assert (paid.before, paid.after) == (usd("750.00"), usd("750.00"))
-    assert unfunded_around(None, usd("1.00"), Purpose.INVESTMENT, counted=False).after is None
+    assert unfunded_around(None, usd("1.00"), call=True, counted=False).after is None
 
 
 def test_purposes_become_calls_or_distributions():
