@@ -36,7 +36,7 @@ class FundCallForm(SubmissionTokenMixin, forms.Form):
         required=False,
         max_length=20_000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Custom basis only: POSITION_1=25, POSITION_2=75 (adding up to 100).",
+        help_text="Custom basis only: one POSITION=PERCENT per position, like P7=25, P8=75 (adding up to 100).",
     )
 
     def clean_total(self) -> Decimal:

@@ -261,5 +261,5 @@ def parse_weights(text: str) -> dict[str, Decimal]:
                 raise ValueError(position_id)
             weights[position_id] = parse_amount(value)
         except (ValueError, AmountError):
-            raise ValueError(f"'{part[:60]}' is not POSITION=PERCENT (like POSITION_1=25), once each.") from None
+            raise ValueError(f"'{part[:60]}' is not POSITION=PERCENT (like P7=25), once each.") from None
     return weights
