@@ -106,3 +106,36 @@ def test_a_fund_outside_the_users_coverage_or_rights_is_refused_before_any_read(
         plan(scope=AccessScope(funds=frozenset({"FUND_B"}), edit_funds=frozenset({"FUND_B"})))
     with pytest.raises(NotFound):
         plan(fund_id="FUND_NONE")
+
+
+def test_a_call_across_150_lps_is_written_in_transactions_of_at_most_100_items(local_backend, monkeypatch):
+    """On DynamoDB Local only: moto takes minutes over a 100-item TransactWriteItems."""
+    import os
+
+    from django.core.management import call_command
+
+    from fundportal.store.gateway import TableGateway
+
+    call_command("seed_demo", documents=1, positions=150, versions=0, funds=1, stdout=open(os.devnull, "w"))
+    sizes: list[int] = []
+    transact = TableGateway.transact
+
+    def recorded(self, actions, token):
+        sizes.append(len(actions))
+        return transact(self, actions, token)
+
+    def no_batch(self, *args, **kwargs):
+        raise AssertionError("a fund call writes in transactions only")
+
+    monkeypatch.setattr(TableGateway, "transact", recorded)
+    monkeypatch.setattr(TableGateway, "batch_write", no_batch)
+    planned = plan(total=Decimal("1234567.89"))
+    currency = planned.total.currency.code
+    result = fund_call_create(plan=planned, user="editor")
+
+    assert len(planned.lines) == 150 and sizes and max(sizes) <= 100 and len(sizes) >= 3
+    entries = [
+        e for row in local_backend.repository.overview(result.document_id).positions for e in row.by_kind.values()
+    ]
+    assert len(entries) == 150 and {e.currency for e in entries} == {currency}
+    assert sum(e.amount for e in entries) == Decimal("1234567.89")
