@@ -150,17 +150,18 @@ _weights = st.dictionaries(
 ).filter(lambda w: sum(w.values()) > 0)
 
 
-@given(cents=_cents, weights=_weights)
-def test_every_allocation_adds_up_exactly_and_stays_within_a_cent_of_its_share(cents, weights):
-    total = money(Decimal(cents) / 100, "USD")
+@given(units=_cents, weights=_weights, currency=st.sampled_from(["USD", "JPY"]))
+def test_every_allocation_adds_up_exactly_and_stays_within_a_minor_unit_of_its_share(units, weights, currency):
+    unit = minor_unit(currency)
+    total = money(units * unit, currency)
     shares = allocate(total, weights)
     assert set(shares) == set(weights)
     assert sum(m.amount for m in shares.values()) == total.amount
     whole = sum(Fraction(w) for w in weights.values())
     for position_id, amount in shares.items():
-        exact = Fraction(cents) * Fraction(weights[position_id]) / whole
-        assert abs(Fraction(amount.amount * 100) - exact) < 1
-        assert amount.amount >= 0
+        exact = Fraction(units) * Fraction(weights[position_id]) / whole  # in minor units
+        assert abs(Fraction(amount.amount / unit) - exact) < 1
+        assert amount.amount >= 0 and amount.amount % unit == 0
 
 
 @given(cents=_cents, weights=_weights)
