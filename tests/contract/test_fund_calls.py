@@ -108,6 +108,8 @@ def test_a_fund_outside_the_users_coverage_or_rights_is_refused_before_any_read(
         plan(fund_id="FUND_NONE")
 
 
+@pytest.mark.local_only
+@pytest.mark.slow
 def test_a_call_across_150_lps_is_written_in_transactions_of_at_most_100_items(local_backend, monkeypatch):
     """On DynamoDB Local only: moto takes minutes over a 100-item TransactWriteItems."""
     import os
