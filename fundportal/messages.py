@@ -13,6 +13,7 @@ from moneyed import Money
 
 from fundportal.domain.commitments import REASON_MAX_LENGTH
 from fundportal.domain.errors import (
+    AllocationRefused,
     AlreadyExists,
     AlreadyImported,
     ApprovalRefused,
@@ -224,6 +225,29 @@ def _(error: ImportConflict) -> str:
         )
     return (
         "The import could not be published (a document changed meanwhile); nothing was published. Run the import again."
+    )
+
+
+@describe.register
+def _(error: AllocationRefused) -> str:
+    nothing = " Nothing was written."
+    if error.reason == AllocationRefused.ZERO_BASIS:
+        return "The basis adds up to zero: no position has any, nothing to allocate pro rata." + nothing
+    if error.reason == AllocationRefused.NEGATIVE_WEIGHT:
+        return f"The weight of {error.position_id} is negative ({error.given}); weights are zero or more." + nothing
+    if error.reason == AllocationRefused.WEIGHTS_NOT_WHOLE:
+        return f"The weights add up to {error.given} %, not {error.expected} %." + nothing
+    if error.reason == AllocationRefused.TOO_PRECISE:
+        places = "no decimals" if error.expected == "0" else f"at most {error.expected} decimals"
+        return f"{error.currency} amounts have {places}; the total {error.given} has more." + nothing
+    if error.reason == AllocationRefused.NOT_POSITIVE:
+        return f"The total must be more than zero, not {error.given}." + nothing
+    if error.reason == AllocationRefused.UNKNOWN_POSITION:
+        return f"{error.position_id} is not a position of this fund; weights name the fund's positions only." + nothing
+    where = f" ({error.position_id})" if error.position_id else ""
+    return (
+        f"The positions are in {error.given}{where}, the total in {error.expected}: amounts of two currencies "
+        "are never allocated together." + nothing
     )
 
 

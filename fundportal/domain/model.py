@@ -80,6 +80,8 @@ class Document(Versioned):
     approval: str = APPROVED
     approval_by: str | None = None
     approval_at: datetime | None = None
+    # What a fund-wide call or distribution notice is for (`allocation.Purpose`); "" otherwise.
+    purpose: str = ""
 
     @property
     def approved(self) -> bool:

@@ -58,13 +58,19 @@ EXAMPLE_CONTENT = {"documents:imports:template_csv", "documents:imports:template
 
 # Pages by what they show; the route's namespaced name.
 LISTS = {"documents:list", "documents:search", "funds:list", *EXAMPLE_CONTENT}
-EDITOR_PAGES = {"documents:imports:upload", "documents:create"}
+EDITOR_PAGES = {"documents:imports:upload", "documents:create", "documents:imports:fund_call"}
 EDITOR_POST_ONLY = {"documents:imports:confirm"}
 # An import job's pages: its own user's only (the dummy job is nobody's: 404 for every editor).
 EDITOR_JOBS = {"documents:imports:job", "documents:imports:job_status"}
 # Submit and Approve are POSTs; who may take the step is the service's check (edit / approve rights).
 APPROVAL_POST_ONLY = {"documents:submit", "documents:approve"}
-DOCUMENT_READS = {"documents:detail", "documents:position", "documents:export_xlsx", "documents:export_csv"}
+DOCUMENT_READS = {
+    "documents:detail",
+    "documents:position",
+    "documents:export_xlsx",
+    "documents:export_csv",
+    "documents:notice_pdf",
+}
 DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP users
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}
 POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx", "positions:statement"}

@@ -179,6 +179,7 @@ DOCUMENT = EntityMap(
         Attribute("approval", "Approval", APPROVAL, APPROVED),
         Attribute("approval_by", "ApprovalBy"),
         Attribute("approval_at", "ApprovalAt", DATETIME),
+        Attribute("purpose", "Purpose", OPTIONAL_TEXT, ""),  # kept only on fund-wide notices
     ),
     indexes={
         # Current documents only; the month index also only when dated (sparse).
