@@ -18,6 +18,7 @@ import cProfile
 import io
 import os
 import pstats
+import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -35,6 +36,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile-calls", type=int, default=10, help="renders under the profiler")
     parser.add_argument("--top", type=int, default=40, help="functions listed per profile")
     parser.add_argument("--sort", default="tottime", help="pstats sort key (tottime, cumulative, ...)")
+    parser.add_argument("--dump", type=Path, help="write each page's HTML here (compare two versions' output)")
     return parser.parse_args(argv)
 
 
@@ -54,7 +56,7 @@ def signed_in_client() -> Any:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    user = get_user_model().objects.create_superuser("bench", password="bench-only")  # noqa: S106
+    user = get_user_model().objects.create_superuser("bench", password="bench-only")
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
     return client
@@ -109,6 +111,16 @@ def profile(call: Callable[[], Any], calls: int, top: int, sort: str) -> str:
     return out.getvalue()
 
 
+def dump(calls: dict[str, Callable[[], Any]], directory: Path) -> None:
+    """Each page's HTML, the per-request tokens (CSRF, the DynamoDB footer's timing) blanked."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in PAGES:
+        html = calls[f"{name} page"]().content.decode()
+        html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value=""', html)
+        html = re.sub(r"RCU · [0-9.]+ ms", "RCU · ms", html)
+        (directory / f"{name}.html").write_text(html)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from fundportal.dynamodb_local import start
@@ -122,10 +134,14 @@ def main(argv: list[str] | None = None) -> int:
 
             load_data(server.endpoint)
             calls = contenders()
+            if args.dump:
+                dump(calls, args.dump)
             samples = interleave(calls, trials=args.trials, warmup=args.warmup)
             # CPU is steadier than wall time on a shared machine: page CPU - query CPU is the
             # page's own work (middleware, selector, template) in this process.
-            print("| page | page p50 ms | query p50 ms | page ÷ query | page CPU ms | query CPU ms | page's own CPU ms |")
+            print(
+                "| page | page p50 ms | query p50 ms | page ÷ query | page CPU ms | query CPU ms | page's own CPU ms |"
+            )
             print("|---|---|---|---|---|---|---|")
             for name in PAGES:
                 page, query = samples[f"{name} page"], samples[f"{name} query"]

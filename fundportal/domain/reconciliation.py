@@ -40,7 +40,7 @@ from moneyed import Money
 from .entries import EntryLike, aware, counts
 from .figures import Figures
 from .kinds import Kind
-from .money import checked_amount, known_money, money, zero
+from .money import checked_amount, known_money, money
 
 
 class FlagKind(StrEnum):
