@@ -55,10 +55,14 @@ class LineText(NamedTuple):
 
 
 def line_text(
-    commitment: Money | None, figures: Figures, called: Decimal | None, irr_value: Decimal | None
+    commitment: Money | None,
+    figures: Figures,
+    called: Decimal | None,
+    irr_value: Decimal | None,
+    computed: Money | None,
 ) -> LineText:
+    """`computed`: the line's `computed_unfunded(commitment, figures)`."""
     pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
-    computed = computed_unfunded(commitment, figures)
     return LineText(
         commitment=format_money(commitment),
         called=format_money(figures.called),
@@ -94,6 +98,7 @@ class PositionLine(PositionLinks):
     percent_called: Decimal | None
     irr_percent: Decimal | None
     shown: LineText
+    unfunded_computed: Money | None  # commitment - called (`computed_unfunded`), once per line
     register_currency: str = ""  # the position register's currency (reconciliation)
     # The amounts of documents not approved yet, apart from the figures ("" when none).
     awaiting: str = ""
@@ -142,6 +147,7 @@ def position_lines(register: PositionRegister, as_of: date | None = None) -> lis
         commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
         called = percent_called(figures.called, commitment)
         irr_value = as_percent(register.irr(figures.currency, as_of))
+        computed = computed_unfunded(commitment, figures)
         lines.append(
             PositionLine(
                 position_id=register.position_id,
@@ -152,7 +158,8 @@ def position_lines(register: PositionRegister, as_of: date | None = None) -> lis
                 figures=figures,
                 percent_called=called,
                 irr_percent=irr_value,
-                shown=line_text(commitment, figures, called, irr_value),
+                shown=line_text(commitment, figures, called, irr_value, computed),
+                unfunded_computed=computed,
                 register_currency=register.currency,
                 awaiting=awaiting.pop(figures.currency, ""),
             )

@@ -241,8 +241,9 @@ class PositionRegister:
     # accumulator's state as `rollup`, and the documents whose entries it holds.
     awaiting: dict[str, dict[str, Any]] = field(default_factory=dict)
     awaiting_documents: tuple[str, ...] = ()
-    # Memo of what is read from `rollup`: its builder, figures and flows (the register is immutable).
-    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # Memo of what is read from the register: its builder, figures, flows and commitments (the
+    # register is immutable). Not an init field: `dataclasses.replace` starts a changed copy afresh.
+    _memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         validate_id(self.position_id, "position id")
@@ -264,7 +265,7 @@ class PositionRegister:
     def with_awaiting(self, builder: FiguresBuilder, documents: tuple[str, ...]) -> PositionRegister:
         """The register with `builder` as its awaiting part, holding `documents` (none: no part)."""
         state = builder.state() if documents else {}
-        return replace(self, awaiting=state, awaiting_documents=tuple(sorted(set(documents))), _memo={})
+        return replace(self, awaiting=state, awaiting_documents=tuple(sorted(set(documents))))
 
     def awaiting_figures(self) -> list[Figures]:
         """The figures of the entries awaiting approval, per currency (empty when none)."""
@@ -284,7 +285,7 @@ class PositionRegister:
         return builder
 
     def with_builder(self, builder: FiguresBuilder) -> PositionRegister:
-        return replace(self, rollup=builder.state(), _memo={})
+        return replace(self, rollup=builder.state())
 
     def ids(self) -> tuple[str, str, str]:
         """(position, fund, investor) ids."""
@@ -309,8 +310,11 @@ class PositionRegister:
         """The commitment effective on `on` (None: the one effective today), as Money."""
         if on is None:
             return self.commitment_money
-        amount = commitment_as_of(self.commitment_history, on)
-        return None if amount is None else money(amount, self.currency)
+        key = ("commitment_on", on)  # once per register and date (a fund page asks three times)
+        if key not in self._memo:
+            amount = commitment_as_of(self.commitment_history, on)
+            self._memo[key] = None if amount is None else money(amount, self.currency)
+        return self._memo[key]
 
     def figures(self, as_of: date | None = None) -> list[Figures]:
         """Figures per currency valued as of `as_of` (None: today), by currency code (the
