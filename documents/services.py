@@ -26,6 +26,7 @@ from typing import Any
 
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
@@ -281,6 +282,8 @@ def _write_entry(
     with uow:
         _check_document(uow, document, of_fund(entry.fund_id))
         uow.put(entry, expect=unchanged(before), name="entry", stamped=True)
+        if before is not None:  # the value it replaces is kept
+            uow.put(EntryVersion.of(before, now, user), expect=NEW, name="entry version")
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, before, entry, others, awaiting=awaiting)
         if register is None and before is None:  # a new position: not another spelling of one
@@ -377,10 +380,12 @@ def _remove_entry(
     _expect(kind, position_id, document_id, existing, None, expected_revision)
     awaiting = _awaiting(document)
     others = _recount_reads(uow, register, existing, awaiting)
-    audit = AuditEntry(document_id, utcnow(), user, "delete", _target(existing), diff(existing, None, ENTRY_FIELDS))
+    now = utcnow()
+    audit = AuditEntry(document_id, now, user, "delete", _target(existing), diff(existing, None, ENTRY_FIELDS))
     with uow:
         _check_document(uow, document, EXISTS)
         uow.delete(existing, expect=unchanged(existing), name="entry")
+        uow.put(EntryVersion.of(existing, now, user, removed=True), expect=NEW, name="entry version")
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, existing, None, others, awaiting=awaiting)
         uow.commit()

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any
 
+from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, Kind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
@@ -170,6 +171,12 @@ class DocumentRepository:
         """Months ('YYYY-MM') that have had current documents, newest first (tiny catalog)."""
         items = self.gateway.query("PK = :pk", {":pk": keys.MONTH_CATALOG_PK}, forward=False)
         return [item["SK"] for item in items]
+
+    def entry_versions(self, document_id: str) -> list[EntryVersion]:
+        """Every kept value of the document's entries (changed or removed), by entry and then
+        oldest replaced first: one Query on its history partition (more only past 1 MB)."""
+        items = self.gateway.query("PK = :pk", {":pk": keys.entry_history_pk(document_id)})
+        return [from_item(EntryVersion, item) for item in items]
 
     def audit_trail(self, document_id: str, limit: int = 50) -> list[AuditEntry]:
         page = self.gateway.query_page("PK = :pk", {":pk": keys.audit_pk(document_id)}, forward=False, limit=limit)
