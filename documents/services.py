@@ -26,7 +26,7 @@ from typing import Any
 
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
-from fundportal.domain.entry_versions import EntryVersion
+from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
@@ -165,11 +165,12 @@ def _restate(
         audit_changes.update({f"activity.{k}": v for k, v in diff(activity, new_activity, ACTIVITY_FIELDS).items()})
     with uow:
         uow.put(document, expect=expected_revision, name="document", stamped=True)
-        uow.put(current.superseded(on), expect=NEW, name="archived document")
+        superseded_at = instant()  # orders the archived copy before any later write of this second
+        uow.put(current.superseded(on, superseded_at), expect=NEW, name="archived document")
         if new_activity is not None:
             uow.put(new_activity, name="capital activity")
         if activity is not None:
-            archived = replace(activity.superseded(on), version_revision=expected_revision)
+            archived = replace(activity.superseded(on, superseded_at), version_revision=expected_revision)
             uow.put(archived, expect=NEW, name="archived activity")
         uow.put(AuditEntry(document_id, now, user, "restate", "Document", audit_changes), expect=NEW, name="audit")
         uow.commit()
@@ -283,7 +284,7 @@ def _write_entry(
         _check_document(uow, document, of_fund(entry.fund_id))
         uow.put(entry, expect=unchanged(before), name="entry", stamped=True)
         if before is not None:  # the value it replaces is kept
-            uow.put(EntryVersion.of(before, now, user), expect=NEW, name="entry version")
+            uow.put(EntryVersion.of(before, instant(), user), expect=NEW, name="entry version")
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, before, entry, others, awaiting=awaiting)
         if register is None and before is None:  # a new position: not another spelling of one
@@ -385,7 +386,7 @@ def _remove_entry(
     with uow:
         _check_document(uow, document, EXISTS)
         uow.delete(existing, expect=unchanged(existing), name="entry")
-        uow.put(EntryVersion.of(existing, now, user, removed=True), expect=NEW, name="entry version")
+        uow.put(EntryVersion.of(existing, instant(), user, removed=True), expect=NEW, name="entry version")
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, existing, None, others, awaiting=awaiting)
         uow.commit()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from .kinds import POSITION_KINDS, Kind
@@ -85,37 +85,50 @@ class EntryVersion:
         )
 
 
-def _set_after(value_set_at: datetime | None, at: datetime) -> bool:
-    """Whether a value set at `value_set_at` was set after `at` (an unknown time: before)."""
-    return value_set_at is not None and value_set_at > at
+def instant() -> datetime:
+    """Now, in UTC, to the microsecond: when a value is replaced or a document superseded, so
+    that writes within one second still sort in the order they were made."""
+    return datetime.now(UTC)
 
 
 def entries_at(
     current: Iterable[PositionEntry], versions: Iterable[EntryVersion], at: datetime | None
 ) -> dict[EntryKey, PositionEntry]:
-    """A document's entries as they stood at `at` (None: now, the current entries): per entry,
-    the first kept version replaced after `at` held the value then, unless it was itself set
-    after `at` (the entry did not exist yet); with no such version, the current entry, unless it
-    was set after `at`."""
+    """A document's entries as they stood at `at` (None: now, the current entries).
+
+    Per entry, its values in order: the kept versions (oldest replaced first), then the current
+    entry. A value stood from when it was set (when the value before it was replaced, or, for a
+    first value or one recorded again after a removal, its own `updated_at`; unknown: always)
+    until it was replaced (the current value: until now)."""
     now = {(e.kind, e.position_id): e for e in current}
     if at is None:
         return now
-    later: dict[EntryKey, EntryVersion] = {}
+    timelines: dict[EntryKey, list[EntryVersion]] = {}
     for version in versions:
-        if version.replaced_at <= at:
-            continue
-        held = later.get(version.key)
-        if held is None or version.replaced_at < held.replaced_at:
-            later[version.key] = version
+        timelines.setdefault(version.key, []).append(version)
     found: dict[EntryKey, PositionEntry] = {}
-    for key in set(now) | set(later):
-        version = later.get(key)
-        if version is not None:
-            if not _set_after(version.updated_at, at):
-                found[key] = version.entry()
-        elif not _set_after(now[key].updated_at, at):
-            found[key] = now[key]
+    for key in set(now) | set(timelines):
+        kept = sorted(timelines.get(key, []), key=lambda v: v.replaced_at)
+        values: list[tuple[datetime | None, datetime | None, PositionEntry]] = []
+        previous: EntryVersion | None = None
+        for version in kept:
+            values.append((_set_at(previous, version.updated_at), version.replaced_at, version.entry()))
+            previous = version
+        if key in now:
+            values.append((_set_at(previous, now[key].updated_at), None, now[key]))
+        for set_at, replaced_at, entry in values:
+            if (set_at is None or set_at <= at) and (replaced_at is None or replaced_at > at):
+                found[key] = entry
+                break
     return found
+
+
+def _set_at(previous: EntryVersion | None, updated_at: datetime | None) -> datetime | None:
+    """When a value was set: when the value before it was replaced, unless that one was removed
+    (this value was recorded anew) or there is none (its own time)."""
+    if previous is not None and not previous.removed:
+        return previous.replaced_at
+    return updated_at
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,14 +55,15 @@ class Versioned:
     version_revision: int | None = None  # the revision a superseded copy had
     updated_at: datetime | None = None
     updated_by: str | None = None
+    superseded_at: datetime | None = None  # when a superseded copy was replaced (None: not kept)
 
     @property
     def version(self) -> str:
         return LATEST if self.latest else HISTORICAL
 
-    def superseded(self, on: date) -> Any:
-        """The copy to archive when this current version is replaced on `on`."""
-        return replace(self, latest=False, version_date=on, version_revision=self.revision)
+    def superseded(self, on: date, at: datetime | None = None) -> Any:
+        """The copy to archive when this current version is replaced on `on` (at `at`)."""
+        return replace(self, latest=False, version_date=on, version_revision=self.revision, superseded_at=at)
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,7 +161,25 @@ VERSIONED_ATTRIBUTES = (
     Attribute("revision", "Revision", INTEGER, 1),
     Attribute("updated_at", "UpdatedAt", DATETIME),
     Attribute("updated_by", "UpdatedBy"),
+    Attribute("superseded_at", "SupersededAt", DATETIME),
 )
+
+# A superseded document keeps the seed's Status = Historical; the status it had is kept beside it.
+STATUS_BEFORE = "StatusBefore"
+
+
+def _document_stamp(document: Document) -> dict[str, str]:
+    stamp = _version(document)
+    if not document.latest and document.status != HISTORICAL:
+        stamp[STATUS_BEFORE] = document.status
+    return stamp
+
+
+def _read_document_version(item: dict[str, Any], values: dict[str, Any]) -> None:
+    _read_version(item, values)
+    if item.get(STATUS_BEFORE):
+        values["status"] = item[STATUS_BEFORE]
+
 
 DOCUMENT = EntityMap(
     Document,
@@ -187,8 +205,8 @@ DOCUMENT = EntityMap(
             keys.month_index_keys(d.as_of_date, d.document_id) if d.latest and d.as_of_date else None
         ),
     },
-    stamp=_version,
-    read_keys=_read_version,
+    stamp=_document_stamp,
+    read_keys=_read_document_version,
     companions=document_companions,
 )
 
