@@ -21,15 +21,25 @@ anything is written.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
+from documents import restatement
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entry_versions import EntryVersion, instant
-from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
+from fundportal.domain.errors import (
+    AlreadyExists,
+    Conflict,
+    InvalidId,
+    LeftoverEntries,
+    NotFound,
+    RestatementRefused,
+    SpelledOtherwise,
+)
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
+from fundportal.domain.restatement import shown
 from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, of_fund, unchanged
 from positions import services as position_services
 
@@ -114,6 +124,7 @@ def document_restate(
     expected_revision: int,
     changes: dict[str, Any],
     activity_changes: dict[str, Any] | None = None,
+    entries: list[PositionEntry] | None = None,
     user: str,
     token: str | None = None,
     on: date | None = None,
@@ -121,13 +132,19 @@ def document_restate(
     uow: UnitOfWork | None = None,
 ) -> Document:
     """Publish a restated document: archive the current document and capital activity under
-    dated SKs and replace them, conditioned on `expected_revision` (Conflict otherwise)."""
+    dated SKs and replace them, conditioned on `expected_revision` (Conflict otherwise).
+    `entries`: restated position amounts (amount, status, due date of existing entries). An
+    approved document goes back through approval; its approved values keep counting meanwhile
+    (`documents.restatement`)."""
     if changes.get("fund_id"):
         scope.require_edit(changes["fund_id"], "Fund", changes["fund_id"])
     uow = uow or UnitOfWork()
-    uow.request(token, "restate", document_id, expected_revision, changes, activity_changes)
+    restated = [(e.kind.value, e.position_id, e.amount, e.status, e.due_date) for e in entries or []]
+    uow.request(token, "restate", document_id, expected_revision, changes, activity_changes, restated)
     return uow.run(
-        lambda: _restate(uow, document_id, expected_revision, changes, activity_changes or {}, user, on, scope)
+        lambda: _restate(
+            uow, document_id, expected_revision, changes, activity_changes or {}, entries or [], user, on, scope
+        )
     )
 
 
@@ -137,6 +154,7 @@ def _restate(
     expected_revision: int,
     changes: dict[str, Any],
     activity_changes: dict[str, Any],
+    entries: list[PositionEntry],
     user: str,
     on: date | None,
     scope: AccessScope,
@@ -155,7 +173,11 @@ def _restate(
     on, now = on or utcnow().date(), utcnow()
     changes = {k: v for k, v in changes.items() if k != "as_of_date"}  # the as-of date is fixed
     document = replace(current, **changes, revision=expected_revision + 1, updated_at=now, updated_by=user)
+    document = restatement.restated_document(current, document)
     audit_changes = diff(current, document, DOCUMENT_FIELDS)
+    restated = _restated_entries(uow, document, entries, now, user)
+    for before, after in restated:
+        audit_changes.update({f"{_target(after)}.{k}": v for k, v in diff(before, after, ENTRY_FIELDS).items()})
     new_activity = None
     if activity is not None or activity_changes:
         base = activity or CapitalActivity(document_id=document_id, as_of_date=current.as_of_date)
@@ -172,9 +194,32 @@ def _restate(
         if activity is not None:
             archived = replace(activity.superseded(on, superseded_at), version_revision=expected_revision)
             uow.put(archived, expect=NEW, name="archived activity")
+        for before, after in restated:
+            restatement.entry_actions(uow, document, before, after, stamped=False)
         uow.put(AuditEntry(document_id, now, user, "restate", "Document", audit_changes), expect=NEW, name="audit")
         uow.commit()
     return document
+
+
+def _restated_entries(
+    uow: UnitOfWork, document: Document, entries: list[PositionEntry], now: datetime, user: str
+) -> list[tuple[PositionEntry, PositionEntry]]:
+    """(as stored, as restated) of each restated entry; only an approved (or restating) document's
+    amounts are restated (a draft's are changed directly), and only existing entries."""
+    if not entries:
+        return []
+    if not document.restating:
+        raise RestatementRefused(RestatementRefused.NOT_COUNTED, document.document_id)
+    found = uow.documents.entries_by_key(document.document_id, [(e.kind, e.position_id) for e in entries])
+    pairs = []
+    for entry in entries:
+        before = found.get((entry.kind, entry.position_id))
+        if before is None:
+            raise RestatementRefused(RestatementRefused.NEW_ENTRY, document.document_id, _target(entry))
+        value = {"amount": entry.amount, "status": entry.status, "due_date": entry.due_date}
+        after = replace(before, **value, revision=before.revision + 1, updated_at=now, updated_by=user)
+        pairs.append((before, after))
+    return pairs
 
 
 def _stale(current: Document, expected_revision: int) -> Conflict:
@@ -276,6 +321,15 @@ def _write_entry(
         revision=revision,
     )
     position_services.check_entry(entry, document, register)  # fund and investor are the position's
+    if document.restating:  # the approved value keeps counting; this one waits for approval
+        changes = diff(shown(before) if before else None, entry, ENTRY_FIELDS)
+        audit = AuditEntry(entry.document_id, now, user, "update", _target(entry), changes)
+        with uow:
+            _check_document(uow, document, of_fund(entry.fund_id))
+            restatement.entry_actions(uow, document, before, entry)
+            uow.put(audit, expect=NEW, name="audit")
+            uow.commit()
+        return entry
     awaiting = _awaiting(document)
     others = _recount_reads(uow, register, before, awaiting)
     changes = diff(before, entry, ENTRY_FIELDS)
@@ -379,6 +433,16 @@ def _remove_entry(
     existing = loaded.entity
     scope.require_edit(document.fund_id, "Document", document_id)
     _expect(kind, position_id, document_id, existing, None, expected_revision)
+    if document.restating:  # removed once the restatement is approved; counted until then
+        audit = AuditEntry(
+            document_id, utcnow(), user, "delete", _target(existing), diff(shown(existing), None, ENTRY_FIELDS)
+        )
+        with uow:
+            _check_document(uow, document, EXISTS)
+            restatement.removal_actions(uow, existing, user)
+            uow.put(audit, expect=NEW, name="audit")
+            uow.commit()
+        return existing
     awaiting = _awaiting(document)
     others = _recount_reads(uow, register, existing, awaiting)
     now = utcnow()

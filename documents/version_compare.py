@@ -22,6 +22,7 @@ from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import parse_version_id
 from fundportal.domain.model import CapitalActivity, Document
 from fundportal.domain.money import format_money, money
+from fundportal.domain.restatement import shown
 from fundportal.store.repositories import DocumentRepository
 from fundportal.web.cells import KIND_LABELS
 
@@ -65,7 +66,8 @@ def compare_versions(
     scope.require_fund(overview.document.fund_id, "Document", document_id)
     documents = [overview.document, *overview.document_history]
     older, newer = _version(documents, document_id, older_id), _version(documents, document_id, newer_id)
-    entries = [e for row in overview.positions for e in row.entries]
+    # As the document states them: a restatement awaiting approval with its restated values.
+    entries = [s for row in overview.positions for e in row.entries if (s := shown(e)) is not None]
     kept = repository.entry_versions(document_id)
     before = entries_at(entries, kept, _stood_until(older, documents))
     after = entries_at(entries, kept, _stood_until(newer, documents))

@@ -29,6 +29,7 @@ from fundportal.domain.errors import (
     NotFound,
     NotPermitted,
     PositionMismatch,
+    RestatementRefused,
     SpelledOtherwise,
 )
 from fundportal.domain.money import format_money
@@ -135,6 +136,19 @@ def _(error: ApprovalRefused) -> str:
     if error.reason == ApprovalRefused.NOT_SUBMITTED:
         return f"{document} is a draft: submit it for approval first. Nothing was saved."
     return f"{document} is already {error.state.lower()}. Nothing was saved."
+
+
+@describe.register
+def _(error: RestatementRefused) -> str:
+    document = f"Document '{error.document_id}'"
+    if error.reason == RestatementRefused.NEW_ENTRY:
+        return (
+            f"{document} has a restatement awaiting approval: {error.what} can be recorded once it is approved."
+            " Nothing was saved."
+        )
+    if error.reason == RestatementRefused.NOT_COUNTED:
+        return f"{document} is not approved yet: change its entries directly. Nothing was saved."
+    return f"{document}: {error.what} are more restated entries than one restatement can approve. Nothing was saved."
 
 
 @describe.register

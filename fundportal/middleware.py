@@ -21,6 +21,7 @@ from fundportal.domain.errors import (
     InvalidId,
     NotFound,
     NotPermitted,
+    RestatementRefused,
 )
 from fundportal.messages import describe
 from fundportal.store import budget
@@ -65,7 +66,7 @@ class DynamoDBMiddleware:
         if isinstance(exception, Conflict):
             context = {"error": exception, "retry_url": request.get_full_path()}
             return render(request, "409.html", context, status=409)
-        if isinstance(exception, (RegisterChanged, ImportConflict, ApprovalRefused)):
+        if isinstance(exception, (RegisterChanged, ImportConflict, ApprovalRefused, RestatementRefused)):
             context = {"message": describe(exception), "retry_url": request.get_full_path()}
             return render(request, "409.html", context, status=409)
         if isinstance(exception, NotFound):

@@ -81,11 +81,25 @@ class Document(Versioned):
     approval: str = APPROVED
     approval_by: str | None = None
     approval_at: datetime | None = None
+    # A restated approved document: the approved revision whose entry values keep counting until
+    # the restatement is approved (None: not restating; `fundportal.domain.restatement`).
+    counted_revision: int | None = None
 
     @property
     def approved(self) -> bool:
         """Its entries count in the headline figures."""
         return self.approval == APPROVED
+
+    @property
+    def restating(self) -> bool:
+        """A restatement of an approved document awaiting approval: its entries' approved values
+        count, their restated values wait apart."""
+        return self.counted_revision is not None and not self.approved
+
+    @property
+    def counts_entries(self) -> bool:
+        """Its entries' (approved) values are in the registers' counted roll-ups."""
+        return self.approved or self.restating
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +117,17 @@ class CapitalActivity(Versioned):
 
 
 # --- a position's entries in a document -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RestatedValue:
+    """An entry's value as restated, awaiting approval (`removed`: restated away); see
+    `fundportal.domain.restatement`."""
+
+    amount: Decimal
+    status: str
+    due_date: date | None = None
+    removed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +149,8 @@ class PositionEntry:
     updated_by: str | None = None
     # Incremented on every change: the version a form showed (updated_at is whole seconds).
     revision: int = 1
+    # Its value as restated while its document's approved version still counts (`restatement`).
+    restated: RestatedValue | None = None
 
     @property
     def kind(self) -> Kind:

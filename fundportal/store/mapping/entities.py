@@ -37,6 +37,7 @@ from .codecs import (
     NUMBER,
     OPTIONAL_TEXT,
     REGISTER_ROLLUP,
+    RESTATED,
     TEXT,
     Codec,
     commitment_history_in,
@@ -197,6 +198,7 @@ DOCUMENT = EntityMap(
         Attribute("approval", "Approval", APPROVAL, APPROVED),
         Attribute("approval_by", "ApprovalBy"),
         Attribute("approval_at", "ApprovalAt", DATETIME),
+        Attribute("counted_revision", "CountedRevision", INTEGER),
     ),
     indexes={
         # Current documents only; the month index also only when dated (sparse).
@@ -254,6 +256,7 @@ def _entry_map(cls: type[PositionEntry]) -> EntityMap:
             Attribute("updated_at", "UpdatedAt", DATETIME),
             Attribute("updated_by", "UpdatedBy"),
             Attribute("revision", "Revision", INTEGER, 1),
+            Attribute("restated", "Restated", RESTATED),
         ),
         indexes={
             # Every entry is in the entity index and the position index.

@@ -248,6 +248,18 @@ class DocumentRepository:
         register = from_item(PositionRegister, found[reg_key]) if reg_key in found else None
         return from_item(Document, found[doc_key]), _loaded(PositionEntry, found.get(entry_key)), register
 
+    def entries_by_key(self, document_id: str, wanted: list[tuple[Kind, str]]) -> dict[tuple[Kind, str], PositionEntry]:
+        """The document's entries of these (kind, position id) keys as they are now (consistent
+        BatchGetItem, 100 keys a request): the entries a restatement changes."""
+        pk = keys.document_pk(document_id)
+        found: dict[tuple[Kind, str], PositionEntry] = {}
+        asked = [(pk, keys.entry_sk(kind, position_id)) for kind, position_id in wanted]
+        for start in range(0, len(asked), 100):
+            for item in self.gateway.batch_get(asked[start : start + 100], consistent=True).values():
+                entry = from_item(PositionEntry, item)
+                found[(entry.kind, entry.position_id)] = entry
+        return found
+
     def position_entries(self, position_id: str, kind: Kind) -> list[PositionEntry]:
         """Every entry of one kind of a position (position index, all pages): the register's
         recount of a "latest" figure when the entry holding it is changed or removed."""
