@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import RestatementRefused
@@ -58,6 +59,34 @@ def _keep(uow: UnitOfWork, before: PositionEntry, user: str, *, removed: bool) -
     was = shown(before)
     if was is not None:
         uow.put(EntryVersion.of(was, instant(), user, removed=removed), expect=NEW, name="entry version")
+
+
+def restated_entries(
+    uow: UnitOfWork, document: Document, entries: list[PositionEntry], now: datetime, user: str
+) -> list[tuple[PositionEntry, PositionEntry]]:
+    """(as stored, as restated) of each restated entry; only an approved (or restating) document's
+    amounts are restated (a draft's are changed directly), and only existing entries."""
+    if not entries:
+        return []
+    if not document.restating:
+        raise RestatementRefused(RestatementRefused.NOT_COUNTED, document.document_id)
+    found = uow.documents.entries_by_key(document.document_id, [(e.kind, e.position_id) for e in entries])
+    pairs = []
+    for entry in entries:
+        before = found.get((entry.kind, entry.position_id))
+        if before is None:
+            raise RestatementRefused(RestatementRefused.NEW_ENTRY, document.document_id, _what(entry))
+        after = replace(
+            before,
+            amount=entry.amount,
+            status=entry.status,
+            due_date=entry.due_date,
+            revision=before.revision + 1,
+            updated_at=now,
+            updated_by=user,
+        )
+        pairs.append((before, after))
+    return pairs
 
 
 def _what(entry: PositionEntry) -> str:

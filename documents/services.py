@@ -21,7 +21,7 @@ anything is written.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from documents import restatement
@@ -34,7 +34,6 @@ from fundportal.domain.errors import (
     InvalidId,
     LeftoverEntries,
     NotFound,
-    RestatementRefused,
     SpelledOtherwise,
 )
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
@@ -175,7 +174,7 @@ def _restate(
     document = replace(current, **changes, revision=expected_revision + 1, updated_at=now, updated_by=user)
     document = restatement.restated_document(current, document)
     audit_changes = diff(current, document, DOCUMENT_FIELDS)
-    restated = _restated_entries(uow, document, entries, now, user)
+    restated = restatement.restated_entries(uow, document, entries, now, user)
     for before, after in restated:
         audit_changes.update({f"{_target(after)}.{k}": v for k, v in diff(before, after, ENTRY_FIELDS).items()})
     new_activity = None
@@ -199,27 +198,6 @@ def _restate(
         uow.put(AuditEntry(document_id, now, user, "restate", "Document", audit_changes), expect=NEW, name="audit")
         uow.commit()
     return document
-
-
-def _restated_entries(
-    uow: UnitOfWork, document: Document, entries: list[PositionEntry], now: datetime, user: str
-) -> list[tuple[PositionEntry, PositionEntry]]:
-    """(as stored, as restated) of each restated entry; only an approved (or restating) document's
-    amounts are restated (a draft's are changed directly), and only existing entries."""
-    if not entries:
-        return []
-    if not document.restating:
-        raise RestatementRefused(RestatementRefused.NOT_COUNTED, document.document_id)
-    found = uow.documents.entries_by_key(document.document_id, [(e.kind, e.position_id) for e in entries])
-    pairs = []
-    for entry in entries:
-        before = found.get((entry.kind, entry.position_id))
-        if before is None:
-            raise RestatementRefused(RestatementRefused.NEW_ENTRY, document.document_id, _target(entry))
-        value = {"amount": entry.amount, "status": entry.status, "due_date": entry.due_date}
-        after = replace(before, **value, revision=before.revision + 1, updated_at=now, updated_by=user)
-        pairs.append((before, after))
-    return pairs
 
 
 def _stale(current: Document, expected_revision: int) -> Conflict:

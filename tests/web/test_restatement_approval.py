@@ -170,3 +170,13 @@ def test_the_compare_page_shows_the_restated_amount_before_and_after_approval(sa
     assert lines() == [expected]
     submit_and_approve()
     assert lines() == [expected]
+
+
+def test_the_document_page_shows_the_restated_value_beside_the_counting_one(sample, analyst_client):
+    restate_call(410_000)
+    page = analyst_client.get("/documents/DOC002/").content.decode()
+    assert 'data-testid="restating"' in page and "the approved revision 1's amounts count" in page
+    restated = re.findall(r'data-testid="restated">([^<]+)<', page)
+    assert restated == ["restated USD 410,000.00 Pending, awaiting approval"]
+    one = analyst_client.get("/documents/DOC002/positions/POSITION_2/").content.decode()
+    assert re.findall(r'data-testid="restated">([^<]+)<', one) == restated
