@@ -105,7 +105,9 @@ def _approve(
             raise ApprovalRefused(ApprovalRefused.ALREADY_APPROVED, document_id, current.approval, user)
         if current.approval == DRAFT:
             raise ApprovalRefused(ApprovalRefused.NOT_SUBMITTED, document_id, current.approval, user)
-    entries = [e for row in uow.documents.overview(document_id).positions for e in row.by_kind.values()]
+    # Consistent for a restatement: its approval promotes every restated value written before it.
+    overview = uow.documents.overview(document_id, consistent=current.restating)
+    entries = [e for row in overview.positions for e in row.by_kind.values()]
     editor = last_editor(uow.documents.audit_trail(document_id, limit=20), current, entries)
     if editor == user:
         raise ApprovalRefused(ApprovalRefused.OWN_CHANGE, document_id, current.approval, user, editor)

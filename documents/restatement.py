@@ -13,7 +13,7 @@ the service side of a restatement's entries and of approving it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 
@@ -33,6 +33,14 @@ def restated_document(current: Document, document: Document) -> Document:
     if current.approved:
         return replace(document, approval=DRAFT, counted_revision=current.revision)
     return document
+
+
+def touch(uow: UnitOfWork, document: Document, at: datetime, user: str, *, refused: Callable[[], Exception]) -> None:
+    """An entry write into a restating document changes the document: its revision moves (so an
+    approval that read it before is refused rather than leave this value unpromoted), conditioned
+    on the revision read (an approval or restatement landing first: `refused`, the write re-runs)."""
+    changed = replace(document, revision=document.revision + 1, updated_at=at, updated_by=user)
+    uow.put(changed, expect=document.revision, name="document", refused=refused)
 
 
 def entry_actions(

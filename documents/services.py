@@ -303,7 +303,7 @@ def _write_entry(
         changes = diff(shown(before) if before else None, entry, ENTRY_FIELDS)
         audit = AuditEntry(entry.document_id, now, user, "update", _target(entry), changes)
         with uow:
-            _check_document(uow, document, of_fund(entry.fund_id))
+            restatement.touch(uow, document, now, user, refused=_approval_moved)
             restatement.entry_actions(uow, document, before, entry)
             uow.put(audit, expect=NEW, name="audit")
             uow.commit()
@@ -416,7 +416,7 @@ def _remove_entry(
             document_id, utcnow(), user, "delete", _target(existing), diff(shown(existing), None, ENTRY_FIELDS)
         )
         with uow:
-            _check_document(uow, document, EXISTS)
+            restatement.touch(uow, document, audit.at or utcnow(), user, refused=_approval_moved)
             restatement.removal_actions(uow, existing, user)
             uow.put(audit, expect=NEW, name="audit")
             uow.commit()

@@ -180,3 +180,30 @@ def test_the_document_page_shows_the_restated_value_beside_the_counting_one(samp
     assert restated == ["restated USD 410,000.00 Pending, awaiting approval"]
     one = analyst_client.get("/documents/DOC002/positions/POSITION_2/").content.decode()
     assert re.findall(r'data-testid="restated">([^<]+)<', one) == restated
+
+
+def change_call_directly(amount: int, user: str, position_id: str = "POSITION_1") -> None:
+    current = call_of(position_id)
+    services.entry_change(entry=replace(current, amount=Decimal(amount)), user=user)
+
+
+def test_an_entry_write_landing_before_the_approval_commits_refuses_the_approval(sample):
+    restate_call(410_000)
+    approval.document_submit(document_id="DOC002", user="ana")
+    with just_before_next_transaction(lambda: change_call_directly(760_000, "cy")):
+        with pytest.raises(Conflict) as lost:
+            approval.document_approve(document_id="DOC002", user="ben")
+    assert lost.value.updated_by == "cy"  # nothing left unpromoted: the approval wrote nothing
+    assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_250_000), Decimal(700_000))
+    assert call_of("POSITION_1").restated.amount == Decimal(760_000)
+    assert verify_positions().differences == []
+
+
+def test_an_approval_landing_before_an_entry_write_makes_the_write_count_at_once(sample):
+    restate_call(410_000)
+    approval.document_submit(document_id="DOC002", user="ana")
+    with just_before_next_transaction(lambda: approval.document_approve(document_id="DOC002", user="ben")):
+        change_call_directly(760_000, "cy")  # re-run on the approved document
+    assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_260_000), Decimal(710_000))
+    assert call_of("POSITION_1").restated is None
+    assert verify_positions().differences == []

@@ -47,13 +47,14 @@ class DocumentRepository:
         return self.gateway.query(condition, values, **options)
 
     # Pattern 1
-    def overview(self, document_id: str) -> DocumentOverview:
-        """Every item of a document from one Query on its partition (more only past 1 MB)."""
+    def overview(self, document_id: str, *, consistent: bool = False) -> DocumentOverview:
+        """Every item of a document from one Query on its partition (more only past 1 MB);
+        `consistent`: strongly consistent (a write's read)."""
         document = activity = None
         document_history: list[Document] = []
         activity_history: list[CapitalActivity] = []
         positions: dict[str, PositionInDocument] = {}
-        for item in self._partition(document_id):
+        for item in self._partition(document_id, **({"consistent": True} if consistent else {})):
             entity = entity_from_item(item)
             if isinstance(entity, Document):
                 if entity.latest:
