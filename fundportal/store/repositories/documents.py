@@ -54,7 +54,7 @@ class DocumentRepository:
         document_history: list[Document] = []
         activity_history: list[CapitalActivity] = []
         positions: dict[str, PositionInDocument] = {}
-        for item in self._partition(document_id, **({"consistent": True} if consistent else {})):
+        for item in self._partition(document_id, consistent=consistent):
             entity = entity_from_item(item)
             if isinstance(entity, Document):
                 if entity.latest:
