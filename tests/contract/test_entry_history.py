@@ -157,3 +157,27 @@ def test_the_seed_articles_queries_return_exactly_the_seeds_items_after_changes(
         assert after[name] == [i for i in items if i != removed], name
     assert len(history_items(sample.table, "DOC002")) == 2
     assert len(history_items(sample.table, "DOC001")) == 1
+
+
+def test_a_restated_value_waits_apart_and_its_approval_keeps_the_approved_one_as_history(sample):
+    from documents import approval
+    from documents.selectors import document_header
+    from fundportal.ops.register_repair import verify_positions
+
+    current = _entry("DOC002", "POSITION_2")
+    services.document_restate(
+        document_id="DOC002",
+        expected_revision=document_header(document_id="DOC002").revision,
+        changes={},
+        entries=[replace(current, amount=Decimal("410000.50"))],
+        user="ana",
+    )
+    stored = _entry("DOC002", "POSITION_2")
+    assert (stored.amount, stored.restated.amount) == (Decimal(400000), Decimal("410000.50"))
+    [kept] = sample.repository.entry_versions("DOC002")
+    assert (kept.amount, kept.replaced_by) == (Decimal(400000), "ana")
+    approval.document_submit(document_id="DOC002", user="ana")
+    approval.document_approve(document_id="DOC002", user="ben")
+    promoted = _entry("DOC002", "POSITION_2")
+    assert (promoted.amount, promoted.restated) == (Decimal("410000.50"), None)
+    assert verify_positions(table=sample.table).differences == []
