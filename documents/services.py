@@ -28,14 +28,7 @@ from documents import restatement
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entry_versions import EntryVersion, instant
-from fundportal.domain.errors import (
-    AlreadyExists,
-    Conflict,
-    InvalidId,
-    LeftoverEntries,
-    NotFound,
-    SpelledOtherwise,
-)
+from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
 from fundportal.domain.restatement import shown
@@ -410,6 +403,8 @@ def _remove_entry(
         raise
     existing = loaded.entity
     scope.require_edit(document.fund_id, "Document", document_id)
+    if document.restating and existing.restated is not None and existing.restated.removed:
+        return existing  # already removed in this restatement (a double click): nothing to do
     _expect(kind, position_id, document_id, existing, None, expected_revision)
     if document.restating:  # removed once the restatement is approved; counted until then
         audit = AuditEntry(

@@ -190,9 +190,8 @@ def change_call_directly(amount: int, user: str, position_id: str = "POSITION_1"
 def test_an_entry_write_landing_before_the_approval_commits_refuses_the_approval(sample):
     restate_call(410_000)
     approval.document_submit(document_id="DOC002", user="ana")
-    with just_before_next_transaction(lambda: change_call_directly(760_000, "cy")):
-        with pytest.raises(Conflict) as lost:
-            approval.document_approve(document_id="DOC002", user="ben")
+    with just_before_next_transaction(lambda: change_call_directly(760_000, "cy")), pytest.raises(Conflict) as lost:
+        approval.document_approve(document_id="DOC002", user="ben")
     assert lost.value.updated_by == "cy"  # nothing left unpromoted: the approval wrote nothing
     assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_250_000), Decimal(700_000))
     assert call_of("POSITION_1").restated.amount == Decimal(760_000)
