@@ -84,11 +84,11 @@ def restated_entries(
         before = found.get((entry.kind, entry.position_id))
         if before is None:
             raise RestatementRefused(RestatementRefused.NEW_ENTRY, document.document_id, _what(entry))
-        after = replace(
+        after = replace(  # a status or due date not given is kept
             before,
             amount=entry.amount,
-            status=entry.status,
-            due_date=entry.due_date,
+            status=entry.status or before.status,
+            due_date=entry.due_date or before.due_date,
             revision=before.revision + 1,
             updated_at=now,
             updated_by=user,

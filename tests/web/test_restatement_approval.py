@@ -206,3 +206,45 @@ def test_an_approval_landing_before_an_entry_write_makes_the_write_count_at_once
     assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_260_000), Decimal(710_000))
     assert call_of("POSITION_1").restated is None
     assert verify_positions().differences == []
+
+
+def restate_form(**changes: str) -> dict[str, str]:
+    return {
+        "title": "Q4 2025 capital call notice (restated)",
+        "status": "Active",
+        "activity_amount": "",
+        "activity_status": "Pending",
+        "entry_position": "POSITION_2",
+        "entry_kind": "capital_call",
+        "entry_amount": "410000",
+        "entry_status": "",
+        "expected_revision": "1",
+        **changes,
+    }
+
+
+def test_the_restate_form_restates_an_amount_that_waits_for_approval(sample, editor_client):
+    response = editor_client.post("/documents/DOC002/restate/", restate_form(), follow=True)
+    assert "It goes back through approval; the approved amounts count until then." in response.content.decode()
+    stored = call_of("POSITION_2")
+    assert (stored.amount, stored.restated.amount, stored.restated.status) == (
+        Decimal(400_000),
+        Decimal(410_000),
+        "Pending",  # the status as it was: none given
+    )
+    assert called("POSITION_2") == Decimal(700_000)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"entry_amount": ""}, "A restated amount needs both its position and its amount."),
+        ({"entry_position": "POSITION_9"}, "can be recorded once it is approved"),
+        ({"entry_position": "bad#id"}, "Invalid position id"),
+    ],
+)
+def test_the_restate_form_explains_a_restated_amount_it_cannot_take(sample, editor_client, changes, message):
+    response = editor_client.post("/documents/DOC002/restate/", restate_form(**changes))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert document_header(document_id="DOC002").revision == 1  # nothing written
