@@ -198,7 +198,7 @@ class RestateForm(SubmissionTokenMixin, forms.Form):
         label="Restated amount: position",
         required=False,
         max_length=64,
-        help_text="Optional: a position whose entry this restatement changes (e.g. POSITION_2).",
+        help_text="Optional: the position whose entry this restatement changes.",
     )
     entry_kind = forms.ChoiceField(label="Restated amount: entry", choices=KIND_CHOICES, required=False)
     entry_amount = amount_field(label="Restated amount", required=False)
