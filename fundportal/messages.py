@@ -31,6 +31,7 @@ from fundportal.domain.errors import (
     NotPermitted,
     PositionChangeRefused,
     PositionMismatch,
+    RestatementRefused,
     SpelledOtherwise,
 )
 from fundportal.domain.money import format_money
@@ -170,6 +171,19 @@ def _(error: PositionChangeRefused) -> str:
         f"{position} ({what} {mine}) and {other} ({what} {theirs}) are of different {what}s: only a position "
         f"of the same fund, investor and currency can be merged. Nothing was changed."
     )
+
+
+@describe.register
+def _(error: RestatementRefused) -> str:
+    document = f"Document '{error.document_id}'"
+    if error.reason == RestatementRefused.NEW_ENTRY:
+        return (
+            f"{document} has a restatement awaiting approval: {error.what} can be recorded once it is approved."
+            " Nothing was saved."
+        )
+    if error.reason == RestatementRefused.NOT_COUNTED:
+        return f"{document} is not approved yet: change its entries directly. Nothing was saved."
+    return f"{document}: {error.what} are more restated entries than one restatement can approve. Nothing was saved."
 
 
 @describe.register

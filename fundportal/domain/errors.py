@@ -235,3 +235,18 @@ class AllocationRefused(DomainError, ValueError):
         named = (("position", position_id), ("expected", expected), ("given", given))
         detail = ", ".join(f"{k}={v}" for k, v in named if v)
         super().__init__(f"allocation refused ({reason}{'; ' + detail if detail else ''})")
+
+
+class RestatementRefused(DomainError):
+    """A restatement's entry write refused (`fundportal.domain.restatement`): `reason` is one of
+    the constants below."""
+
+    NEW_ENTRY = "new_entry"  # a new entry in a document whose restatement awaits approval
+    NOT_COUNTED = "not_counted"  # amounts restated in a document never approved: edit them directly
+    TOO_LARGE = "too_large"  # more restated entries than one transaction holds
+
+    def __init__(self, reason: str, document_id: str, what: str = "") -> None:
+        self.reason = reason
+        self.document_id = document_id
+        self.what = what
+        super().__init__(f"restatement of {document_id!r} refused ({reason}{'; ' + what if what else ''})")

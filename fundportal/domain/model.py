@@ -55,14 +55,15 @@ class Versioned:
     version_revision: int | None = None  # the revision a superseded copy had
     updated_at: datetime | None = None
     updated_by: str | None = None
+    superseded_at: datetime | None = None  # when a superseded copy was replaced (None: not kept)
 
     @property
     def version(self) -> str:
         return LATEST if self.latest else HISTORICAL
 
-    def superseded(self, on: date) -> Any:
-        """The copy to archive when this current version is replaced on `on`."""
-        return replace(self, latest=False, version_date=on, version_revision=self.revision)
+    def superseded(self, on: date, at: datetime | None = None) -> Any:
+        """The copy to archive when this current version is replaced on `on` (at `at`)."""
+        return replace(self, latest=False, version_date=on, version_revision=self.revision, superseded_at=at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +83,25 @@ class Document(Versioned):
     approval_at: datetime | None = None
     # What a fund-wide call or distribution notice is for (`allocation.Purpose`); "" otherwise.
     purpose: str = ""
+    # A restated approved document: the approved revision whose entry values keep counting until
+    # the restatement is approved (None: not restating; `fundportal.domain.restatement`).
+    counted_revision: int | None = None
 
     @property
     def approved(self) -> bool:
         """Its entries count in the headline figures."""
         return self.approval == APPROVED
+
+    @property
+    def restating(self) -> bool:
+        """A restatement of an approved document awaiting approval: its entries' approved values
+        count, their restated values wait apart."""
+        return self.counted_revision is not None and not self.approved
+
+    @property
+    def counts_entries(self) -> bool:
+        """Its entries' (approved) values are in the registers' counted roll-ups."""
+        return self.approved or self.restating
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +119,17 @@ class CapitalActivity(Versioned):
 
 
 # --- a position's entries in a document -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RestatedValue:
+    """An entry's value as restated, awaiting approval (`removed`: restated away); see
+    `fundportal.domain.restatement`."""
+
+    amount: Decimal
+    status: str
+    due_date: date | None = None
+    removed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +151,8 @@ class PositionEntry:
     updated_by: str | None = None
     # Incremented on every change: the version a form showed (updated_at is whole seconds).
     revision: int = 1
+    # Its value as restated while its document's approved version still counts (`restatement`).
+    restated: RestatedValue | None = None
 
     @property
     def kind(self) -> Kind:
