@@ -50,6 +50,7 @@ from fundportal.store.repositories.imports import (
 from fundportal.store.repositories.spellings import SpellingRepository
 from fundportal.store.uow import NEW, UnitOfWork
 
+from .pacing import import_pacing
 from .publishing import Publication, Publisher
 from .reader import FileError, RawRow, read_rows
 from .validation import ID_COLUMNS, Existing, Known, Registered, RowError, Validation, validate
@@ -194,7 +195,7 @@ def import_apply(
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.
         try:
-            with contextlib.suppress(PublishedElsewhere):
+            with contextlib.suppress(PublishedElsewhere), import_pacing():
                 _write(validation, prepared.registers, run, stamp, repository, workers, progress)
         except DataLayerError as error:  # part of the file is in, nothing published: say how to go on
             log.error("import %s stopped: %r", marker, error)

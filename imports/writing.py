@@ -35,6 +35,7 @@ REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes i
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
 # A register transaction: the run check + 99 registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
+INTERLEAVE = True
 
 
 class PublishedElsewhere(Exception):
@@ -133,6 +134,7 @@ class RegisterPhase:
         land: Callable[[list[str]], int],
         workers: int,
         progress: Callable[[int], None] | None = None,
+        interleave: bool = INTERLEAVE,
     ) -> None:
         """`land(positions)` writes those positions' entries and returns how many. Raises
         PublishedElsewhere when another run of this file published it."""
@@ -146,8 +148,17 @@ class RegisterPhase:
             self._count(positions, by_position)
             return 0
 
-        parallel(land, groups, workers, progress)
-        parallel(registers, groups, workers, progress)  # 0 rows a group: a sign of life for the job
+        if not interleave:
+            parallel(land, groups, workers, progress)
+            parallel(registers, groups, workers, progress)  # 0 rows a group: a sign of life for the job
+            return
+
+        def group(positions: list[str]) -> int:
+            landed = land(positions)
+            self._count(positions, by_position)
+            return landed
+
+        parallel(group, groups, workers, progress)
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]

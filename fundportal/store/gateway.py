@@ -22,6 +22,7 @@ from typing import Any
 
 from fundportal.domain.errors import ItemTooLarge
 
+from . import pacing
 from .client import table_name
 from .errors import UnprocessedItems
 from .schema import TABLE
@@ -235,11 +236,16 @@ class TableGateway:
 
         def write(batch: list[dict[str, Any]]) -> int:
             pending = batch
+            pacer = pacing.current()  # None unless the caller paces its writes per partition
             for attempt in range(BATCH_ATTEMPTS):
+                if pacer is not None:
+                    pacer.before(pacing.batch_units(self.table, pending))
                 response = call("BatchWriteItem", RequestItems={self.table: pending})
                 pending = response.get("UnprocessedItems", {}).get(self.table, [])
                 if not pending:
                     break
+                if pacer is not None:  # what DynamoDB handed back went to throttled partitions
+                    pacer.throttled(pacing.batch_units(self.table, pending))
                 if attempt < BATCH_ATTEMPTS - 1:
                     backoff(attempt)
             if pending:
