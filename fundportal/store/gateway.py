@@ -24,7 +24,7 @@ from fundportal.domain.errors import ItemTooLarge
 
 from . import pacing
 from .client import table_name
-from .errors import UnprocessedItems
+from .errors import TransactionCancelled, UnprocessedItems
 from .schema import TABLE
 from .serialization import from_item, to_attr, to_item
 from .transport import call
@@ -195,7 +195,18 @@ class TableGateway:
     def transact(self, actions: list[dict[str, Any]], token: str) -> None:
         """One TransactWriteItems with a ClientRequestToken (the unit of work retries a
         TransactionConflict with the same token: botocore never does)."""
-        call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
+        pacer = pacing.current()  # None unless the caller paces its writes per partition
+        if pacer is None:
+            call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
+            return
+        pacer.before(pacing.transaction_units(actions))
+        try:
+            call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
+        except TransactionCancelled as error:  # the throttled actions' partitions (an index's back-pressure)
+            throttled = [a for a, r in zip(actions, error.reasons, strict=False) if r in pacing.THROTTLING_REASONS]
+            if throttled:
+                pacer.throttled(pacing.transaction_units(throttled))
+            raise
 
     def update(self, key: Key, update: str, condition: Condition, names: dict[str, str], values: dict) -> None:
         """UpdateItem (maintenance: index backfill); ConditionFailed when the item moved."""

@@ -16,8 +16,10 @@ that could take more (DynamoDB Local has no limits; AWS splits a hot key range o
 and a cap at the limit is what DynamoDB enforces anyway.
 
 `pacing(pacer)` installs a pacer for the requests made inside the block (threads started with a
-copy of the context included); `TableGateway.batch_write` asks `current()` before each request
-and reports the items DynamoDB handed back. Without a pacer (the default) nothing changes.
+copy of the context included); `TableGateway.batch_write` and `transact` ask `current()` before
+each request and report what DynamoDB throttled (a batch's unprocessed items; a transaction's
+actions cancelled for throttling, which the unit of work then retries). Without a pacer (the
+default) nothing changes.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ DECREASE = 0.7  # a throttled key's rate is cut to this share of the rate it was
 INCREASE = 0.05  # and gains this share of the ceiling per second without throttling
 FLOOR = 0.05  # never below this share of the ceiling
 WINDOW = 1.0  # seconds over which a key's recent rate is measured
+# A transaction's cancellation reasons that mean a partition (or its index) was over its limit.
+THROTTLING_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"})
 
 Partition = tuple[str | None, str]  # (index name or None for the table, partition key value)
 
@@ -52,6 +56,17 @@ def batch_units(table: str, requests: list[dict[str, Any]]) -> dict[Partition, f
     """Write units a BatchWriteItem's `requests` put on each partition, table and indexes."""
     units: dict[Partition, float] = {}
     for touch in touches("BatchWriteItem", {"RequestItems": {table: requests}}, {}):
+        if touch.kind == WRITE:
+            where = (touch.index, touch.key)
+            units[where] = units.get(where, 0.0) + write_units(touch.bytes)
+    return units
+
+
+def transaction_units(actions: list[dict[str, Any]]) -> dict[Partition, float]:
+    """Write units a TransactWriteItems' `actions` put on each partition, table and indexes
+    (ordinary writes: the pacer guards the partitions' limit, not the transaction's price)."""
+    units: dict[Partition, float] = {}
+    for touch in touches("TransactWriteItems", {"TransactItems": actions}, {}):
         if touch.kind == WRITE:
             where = (touch.index, touch.key)
             units[where] = units.get(where, 0.0) + write_units(touch.bytes)

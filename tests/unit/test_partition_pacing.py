@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from bench.load_model import write_units as model_write_units
 from fundportal.store import gateway as gateway_module
 from fundportal.store import pacing
+from fundportal.store.errors import TransactionCancelled
 from fundportal.store.gateway import TableGateway
 from fundportal.store.pacing import DECREASE, FLOOR, INCREASE, PartitionPacer, batch_units
 from imports.pacing import import_pacer, import_pacing
@@ -164,3 +165,20 @@ def test_without_a_pacer_the_bulk_writer_sends_the_same_requests(monkeypatch):
     assert pacing.current() is None
     assert writer.batch_write(ITEMS) == 3
     assert len(sent) == 1 and len(sent[0]["RequestItems"]["paced_table"]) == 3
+
+
+def test_a_transaction_asks_the_pacer_first_and_reports_its_actions_cancelled_for_throttling(monkeypatch):
+    register = {"PK": {"S": "POS#P1"}, "SK": {"S": "REGISTER"}, "GSI_PK": {"S": "FUND#F"}, "GSI_SK": {"S": "P1"}}
+    check = {"ConditionCheck": {"TableName": "t", "Key": {"PK": {"S": "RUN"}, "SK": {"S": "RUN"}}}}
+    actions = [check, {"Put": {"TableName": "t", "Item": register}}]
+
+    def cancelled(operation, **params):
+        raise TransactionCancelled(["None", "ThrottlingError"])
+
+    monkeypatch.setattr(gateway_module, "call", cancelled)
+    recording = RecordingPacer()
+    with pacing.pacing(recording), pytest.raises(TransactionCancelled):
+        TableGateway("paced_table").transact(actions, "token")
+    assert recording.asked and recording.asked[0][(None, "RUN")] == 1.0
+    (throttled,) = recording.throttles
+    assert set(throttled) == {(None, "POS#P1"), ("GSI_Entity_Document", "FUND#F")}
