@@ -199,7 +199,8 @@ class TableGateway:
         if pacer is None:
             call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
             return
-        pacer.before(pacing.transaction_units(actions))
+        if pacer.engaged:
+            pacer.before(pacing.transaction_units(actions))
         try:
             call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
         except TransactionCancelled as error:  # the throttled actions' partitions (an index's back-pressure)
@@ -249,7 +250,7 @@ class TableGateway:
             pending = batch
             pacer = pacing.current()  # None unless the caller paces its writes per partition
             for attempt in range(BATCH_ATTEMPTS):
-                if pacer is not None:
+                if pacer is not None and pacer.engaged:
                     pacer.before(pacing.batch_units(self.table, pending))
                 response = call("BatchWriteItem", RequestItems={self.table: pending})
                 pending = response.get("UnprocessedItems", {}).get(self.table, [])

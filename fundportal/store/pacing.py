@@ -8,10 +8,11 @@ own, so one hot key (an imported document's partition, a fund's index key) slows
 that go to it.
 
 Adaptive, not a fixed cap: a key is written at full speed until DynamoDB throttles it. Then its
-bucket starts at `DECREASE` of the rate it was being written at (at most `ceiling`, the
-per-partition limit) and gains `INCREASE` of the ceiling every second without throttling, back
-up to the ceiling; each further throttle cuts it again (AIMD, as TCP and botocore's own
-adaptive mode do). A fixed cap below the limit would cost every import the same wait on a table
+bucket starts at `DECREASE` of `ceiling` (the per-partition limit) and gains `INCREASE` of the
+ceiling every second without throttling, back up to the ceiling; each further throttle cuts it
+again (AIMD, as TCP and botocore's own adaptive mode do). Until a key is throttled the pacer
+costs a request one attribute test (`engaged`): the units of a request are only counted once
+some key is paced. A fixed cap below the limit would cost every import the same wait on a table
 that could take more (DynamoDB Local has no limits; AWS splits a hot key range over partitions),
 and a cap at the limit is what DynamoDB enforces anyway.
 
@@ -39,7 +40,6 @@ WRITE_UNIT_BYTES = 1024
 DECREASE = 0.7  # a throttled key's rate is cut to this share of the rate it was written at
 INCREASE = 0.05  # and gains this share of the ceiling per second without throttling
 FLOOR = 0.05  # never below this share of the ceiling
-WINDOW = 1.0  # seconds over which a key's recent rate is measured
 # A transaction's cancellation reasons that mean a partition (or its index) was over its limit.
 THROTTLING_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"})
 
@@ -105,8 +105,12 @@ class PartitionPacer:
             raise ValueError("a partition's write ceiling must be positive")
         self.ceiling, self.clock, self.sleep = ceiling, clock, sleep
         self.buckets: dict[Partition, Bucket] = {}
-        self.recent: dict[Partition, list[tuple[float, float]]] = {}  # (when, units) of the last WINDOW
         self.lock = threading.Lock()
+
+    @property
+    def engaged(self) -> bool:
+        """Some partition is paced (else `before` has nothing to do)."""
+        return bool(self.buckets)
 
     def before(self, units: Mapping[Partition, float]) -> float:
         """Take `units` from the buckets of the throttled partitions among them, waiting as long as
@@ -115,7 +119,6 @@ class PartitionPacer:
             now = self.clock()
             wait = 0.0
             for partition, amount in units.items():
-                self._remember(partition, amount, now)
                 bucket = self.buckets.get(partition)
                 if bucket is not None:
                     self._recover(bucket, now)
@@ -130,8 +133,8 @@ class PartitionPacer:
             now = self.clock()
             for partition in set(partitions):
                 bucket = self.buckets.get(partition)
-                written = bucket.rate if bucket is not None else self._rate(partition, now)
-                rate = max(self.ceiling * FLOOR, min(self.ceiling, written) * DECREASE)
+                written = bucket.rate if bucket is not None else self.ceiling
+                rate = max(self.ceiling * FLOOR, written * DECREASE)
                 if bucket is None:
                     self.buckets[partition] = Bucket(rate, now)
                 else:
@@ -151,16 +154,6 @@ class PartitionPacer:
         bucket.refill(now)  # the tokens up to now at the old rate, then the rate grows
         bucket.rate = min(self.ceiling, bucket.rate + self.ceiling * INCREASE * (now - bucket.grown))
         bucket.grown = now
-
-    def _remember(self, partition: Partition, amount: float, now: float) -> None:
-        recent = [(at, units) for at, units in self.recent.get(partition, ()) if now - at < WINDOW]
-        recent.append((now, amount))
-        self.recent[partition] = recent
-
-    def _rate(self, partition: Partition, now: float) -> float:
-        """Units a second `partition` was written at over the last WINDOW (the ceiling if unknown)."""
-        recent = [units for at, units in self.recent.get(partition, ()) if now - at < WINDOW]
-        return sum(recent) / WINDOW if recent else self.ceiling
 
 
 _current: ContextVar[PartitionPacer | None] = ContextVar("partition_pacer", default=None)

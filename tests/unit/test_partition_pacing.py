@@ -49,19 +49,18 @@ def test_a_key_never_throttled_is_written_without_waiting(clock):
     assert clock.slept == [] and paced.rate(DOC) is None
 
 
-def test_a_throttled_key_is_paced_below_the_rate_it_was_written_at(clock):
+def test_only_a_throttled_key_is_paced_and_from_below_the_limit(clock):
     paced = pacer(clock)
-    for _ in range(20):  # 500 units in the last second
-        paced.before({DOC: 25.0})
-        clock.now += 0.05
+    assert not paced.engaged
     paced.throttled([DOC])
-    assert paced.rate(DOC) == pytest.approx(500 * DECREASE, rel=0.01)
-    assert paced.rate(OTHER) is None  # only the throttled key is paced
+    assert paced.engaged
+    assert paced.rate(DOC) == pytest.approx(1000 * DECREASE)
+    assert paced.rate(OTHER) is None
 
 
 def test_a_paced_key_waits_for_its_tokens_and_others_do_not(clock):
     paced = pacer(clock)
-    paced.throttled([DOC])  # nothing written recently: paced from the ceiling
+    paced.throttled([DOC])
     rate = paced.rate(DOC)
     assert rate == pytest.approx(1000 * DECREASE)
     waited = sum(paced.before({DOC: 100.0}) for _ in range(21))  # 2,100 units: one second in hand
@@ -121,10 +120,15 @@ def test_pacing_off_installs_nothing_and_a_wrong_mode_is_refused(settings):
 
 
 class RecordingPacer(PartitionPacer):
-    def __init__(self) -> None:
+    def __init__(self, engaged: bool = True) -> None:
         super().__init__(1000.0)
         self.asked: list[dict] = []
         self.throttles: list[dict] = []
+        self.paces = engaged
+
+    @property
+    def engaged(self) -> bool:
+        return self.paces
 
     def before(self, units):
         self.asked.append(dict(units))
@@ -158,6 +162,14 @@ def test_the_bulk_writer_asks_the_pacer_first_and_reports_what_dynamodb_handed_b
     assert len(sent) == 2 and sent[1]["RequestItems"]["paced_table"] == [handed_back]
     assert recording.asked[0] == {(None, "NOTICE_1"): 3.0} and recording.asked[1] == {(None, "NOTICE_1"): 1.0}
     assert recording.throttles == [{(None, "NOTICE_1"): 1.0}]
+
+
+def test_a_pacer_no_key_of_which_was_throttled_is_not_asked(monkeypatch):
+    writer, sent = _bulk_writer(monkeypatch, [{}])
+    idle = RecordingPacer(engaged=False)
+    with pacing.pacing(idle):
+        assert writer.batch_write(ITEMS) == 3
+    assert idle.asked == [] and len(sent) == 1
 
 
 def test_without_a_pacer_the_bulk_writer_sends_the_same_requests(monkeypatch):
