@@ -35,7 +35,7 @@ REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes i
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
 # A register transaction: the run check + 99 registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
-INTERLEAVE = True
+INTERLEAVE = True  # each group's registers right after its entries (`RegisterPhase`)
 
 
 class PublishedElsewhere(Exception):
@@ -114,13 +114,16 @@ def parallel(
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of 99. First every group's entries and the search items of its new
-    positions go in by BatchWriteItem (`land`, groups on 8 threads); then each group's registers
-    in one transaction (conditioned on the revisions read, plus a check that the run is not
-    published). DynamoDB Local runs a transaction alone on the table and batches side by side:
-    a transaction between batches stalls them all, so the batches go first (a 10,000-row notice
-    of known positions: 805 -> 900 rows/s). A crash in between is the case the markers already
-    cover: entries in, registers without the marker."""
+    Positions go in groups of 99, 8 groups at a time: a group's entries and the search items of
+    its new positions by BatchWriteItem (`land`), then its registers in one transaction
+    (conditioned on the revisions read, plus a check that the run is not published). Each
+    register is copied into its fund's key on the entity index, so registers written along
+    the import keep that key's write rate even (all of them after all the entries put it past
+    AWS's 1,000 WCU/s a partition: `bench/hot_keys.py`); `interleave=False` writes every batch
+    first (DynamoDB Local runs a transaction alone on the table, which stalls the batches beside
+    it; on a loaded machine interleaving measured no slower). A crash between a group's entries
+    and its registers is the case the markers already cover: entries in, registers without the
+    marker."""
 
     def __init__(
         self, repository: ImportRepository, run: ImportRun, stamp: Stamp, registers: dict[str, PositionRegister]
