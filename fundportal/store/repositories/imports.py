@@ -6,9 +6,10 @@ Writes, in order: the run record (one conditional put: the import's time, user a
 the entries of new documents, search items and fund catalog entries by parallel BatchWriteItem; the
 registers of those entries in TransactWriteItems of at most 100 items (each conditioned on the
 revision read, plus a check that the run is not published yet); the entries of existing documents
-with their registers in TransactWriteItems (entries conditioned on not existing); then one
-publishing transaction (the new documents, the audit items, the import record and the run marked
-published).
+with their registers in TransactWriteItems (entries conditioned on not existing); then publishing
+(the new documents, the audit items, the import record and the run marked published) in one
+transaction, or in parts of at most 100 actions, each putting its `PublishedPart` item
+(`imports.publishing`).
 """
 
 from __future__ import annotations
