@@ -35,7 +35,7 @@ REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes i
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
 # A register transaction: the run check + 99 registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
-INTERLEAVE = True  # each group's registers right after its entries (`RegisterPhase`)
+INTERLEAVE = True  # registers wave by wave, after their wave's entries (`RegisterPhase`)
 
 
 class PublishedElsewhere(Exception):
@@ -114,14 +114,15 @@ def parallel(
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of 99, 8 groups at a time: a group's entries and the search items of
-    its new positions by BatchWriteItem (`land`), then its registers in one transaction
-    (conditioned on the revisions read, plus a check that the run is not published). Each
-    register is copied into its fund's key on the entity index, so registers written along
-    the import keep that key's write rate even (all of them after all the entries put it past
-    AWS's 1,000 WCU/s a partition: `bench/hot_keys.py`); `interleave=False` writes every batch
-    first (DynamoDB Local runs a transaction alone on the table, which stalls the batches beside
-    it; on a loaded machine interleaving measured no slower). A crash between a group's entries
+    Positions go in groups of 99, in waves of 8 groups (one a thread): the wave's entries and the
+    search items of its new positions by BatchWriteItem (`land`), then each of its groups'
+    registers in one transaction (conditioned on the revisions read, plus a check that the run
+    is not published), then the next wave. Each register is copied into its fund's key on the
+    entity index, so registers written wave by wave along the import keep that key's write rate
+    even (all of them after all the entries put it past AWS's 1,000 WCU/s a partition:
+    `bench/hot_keys.py`); within a wave the batches still go before the transactions (DynamoDB
+    Local runs a transaction alone on the table, which stalls the batches beside it).
+    `interleave=False` writes every batch first. A crash between a wave's entries
     and its registers is the case the markers already cover: entries in, registers without the
     marker."""
 
@@ -156,12 +157,11 @@ class RegisterPhase:
             parallel(registers, groups, workers, progress)  # 0 rows a group: a sign of life for the job
             return
 
-        def group(positions: list[str]) -> int:
-            landed = land(positions)
-            self._count(positions, by_position)
-            return landed
-
-        parallel(group, groups, workers, progress)
+        step = max(1, workers)
+        for start in range(0, len(groups), step):  # a wave of groups' entries, then their registers
+            wave = groups[start : start + step]
+            parallel(land, wave, workers, progress)
+            parallel(registers, wave, workers, progress)
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]
