@@ -2,14 +2,15 @@
 
 - Import: a generated N-row CSV notice (N/3 positions x call, distribution, commitment) through
   `import_prepare` + `import_apply`, paced as the background import job writes (botocore's
-  `adaptive` retry mode) (validation reads; the run record; every entry and search item
-  by BatchWriteItem on 8 threads, then the registers in conditional transactions
-  of 99; then the publishing transaction), end to end: rows/s (target
-  ≥ 1,000 on DynamoDB Local). The import runs twice, each into a fresh table: the first also
-  warms DynamoDB Local's JVM (with `--only data_io` it is the first work the server does; its
-  figure is reported as "cold"), the second is the steady-state figure, like the other
-  sections' "after warm-up". A second run of the same file is timed too (it writes nothing), then
-  the next notice: the same positions in a new document (registers and search items exist).
+  `adaptive` retry mode, and the per-partition pacer of the production settings:
+  `imports/pacing.py`) (validation reads; the run record; in waves of 8 groups of 99 positions,
+  the wave's entries and search items by BatchWriteItem on 8 threads, then its registers in
+  conditional transactions; then publishing), end to end: rows/s (target ≥ 1,000 on DynamoDB
+  Local). The import runs twice, each into a fresh table: the first also warms DynamoDB Local's
+  JVM (with `--only data_io` it is the first work the server does; its figure is reported as
+  "cold"), the second is the steady-state figure, like the other sections' "after warm-up". A
+  second run of the same file is timed too (it writes nothing), then the next notice: the same
+  positions in a new document (registers and search items exist).
 - Export: the XLSX of a P-position document (`/documents/<doc>/export.xlsx`'s work: the
   overview selector + the workbook) vs the document's Query alone, interleaved trials: p50s and
   their ratio.

@@ -26,7 +26,7 @@ stretched to the target duration, and takes each key's units in its busiest seco
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -194,3 +194,82 @@ def busiest_second(
 def hottest(rates: list[KeyRate], n: int = 10) -> list[KeyRate]:
     """The `n` hottest partitions (key_rates orders them)."""
     return sorted(rates, key=lambda r: (-r.share, r.table, r.key))[:n]
+
+
+@dataclass(frozen=True, slots=True)
+class PacedReplay:
+    """The run replayed at the target pace with every partition's writes held to the limit."""
+
+    rates: list[KeyRate]  # each key's busiest second, paced
+    seconds: float  # until the last partition has served its writes (at least the target's duration)
+    target_seconds: float
+    longest_wait: float  # the longest any write waited for its partition, in seconds
+
+    @property
+    def slower(self) -> float:
+        """The paced run's duration ÷ the target's (1.0: pacing costs the target nothing)."""
+        return self.seconds / self.target_seconds if self.target_seconds else 1.0
+
+
+def paced_replay(
+    requests: Iterable[tuple[float, Sequence[Touch]]],
+    *,
+    started: float,
+    measured_seconds: float,
+    target: Target,
+    limit: float = PARTITION_WCU_PER_S,
+) -> PacedReplay:
+    """Replay the run at the target pace (as `busiest_second`) with every partition serving its
+    writes at most `limit` units a second: what a partition serves at most, and what the
+    import's pacer holds a throttled key to (`fundportal.store.pacing`).
+
+    Each request is due at its measured time stretched to the target. Its write units on a
+    partition queue behind that partition's earlier ones, in the order the run made them, and
+    take `units ÷ limit` seconds of its time, spread over them; partitions queue independently (the
+    import's threads go on writing other keys while one waits) and reads are not paced. The run
+    lasts until the last partition has served its writes; each key's busiest second is taken
+    over that timeline, cut into windows as in `busiest_second`."""
+    length = target.seconds
+    stretch = length / measured_seconds if measured_seconds > 0 else 0.0
+    factor = target.unit_factor
+    free: dict[tuple[str, str], float] = {}  # when each partition is done with the writes so far
+    end = longest = 0.0
+    placed: list[tuple[tuple[str, str], float, float, float, float]] = []  # key, start, stop, wcu, rcu
+    for when, touches in sorted(requests, key=lambda r: r[0]):
+        due = (when - started) * stretch
+        per_key: dict[tuple[str, str], tuple[float, float]] = {}
+        for touch in touches:  # a request's units on each partition, summed
+            key = (touch.index or BASE_TABLE, touch.key)
+            wcu, rcu = per_key.get(key, (0.0, 0.0))
+            add_wcu, add_rcu = touch_units(touch)
+            per_key[key] = (wcu + add_wcu, rcu + add_rcu)
+        for key, (wcu, rcu) in per_key.items():
+            wcu, rcu = wcu * factor, rcu * factor
+            start = max(due, free.get(key, 0.0)) if wcu else due
+            stop = start + wcu / limit
+            if wcu:
+                free[key] = stop
+                longest = max(longest, start - due)
+            placed.append((key, start, stop, wcu, rcu))
+            end = max(end, stop)
+    seconds = max(length, end)
+    windows = max(1, math.floor(seconds))
+    window = seconds / windows
+    by_window: dict[tuple[str, str], dict[int, list[float]]] = {}
+    for key, start, stop, wcu, rcu in placed:
+        slots = by_window.setdefault(key, {})
+        first = min(windows - 1, int(start / window))
+        slots.setdefault(first, [0.0, 0.0])[1] += rcu
+        for slot in range(first, min(windows - 1, int(stop / window)) + 1) if wcu else ():
+            overlap = min(stop, (slot + 1) * window) - max(start, slot * window)  # spread over [start, stop)
+            slots.setdefault(slot, [0.0, 0.0])[0] += wcu * max(0.0, overlap) / (stop - start)
+    rates = [  # rounded: a partition held to its limit reads as the limit, not a float's hair above it
+        KeyRate(
+            table,
+            key,
+            round(max(w for w, _ in slots.values()) / window, 6),
+            round(max(r for _, r in slots.values()) / window, 6),
+        )
+        for (table, key), slots in by_window.items()
+    ]
+    return PacedReplay(sorted(rates, key=lambda r: (-r.share, r.table, r.key)), seconds, length, longest)

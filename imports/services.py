@@ -28,7 +28,6 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from typing import Any
 
 from fundportal.domain.access import OPERATOR, AccessScope
@@ -41,20 +40,20 @@ from fundportal.domain.errors import (
     NotFound,
 )
 from fundportal.domain.kinds import import_marker, validate_id
-from fundportal.domain.model import AuditEntry, PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import PositionEntry, PositionRegister, utcnow
 from fundportal.store.errors import DataLayerError, TransactionCancelled
 from fundportal.store.repositories.imports import (
-    MAX_TRANSACTION_ITEMS,
-    ImportRecord,
     ImportRepository,
     ImportRun,
     import_token,
 )
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.spellings import SpellingRepository
-from fundportal.store.uow import EXISTS, NEW, UnitOfWork
+from fundportal.store.uow import NEW, UnitOfWork
 
 from . import guards
+from .pacing import import_pacing
+from .publishing import Publication, Publisher
 from .reader import FileError, RawRow, read_rows
 from .validation import ID_COLUMNS, Existing, Known, Registered, RowError, Validation, validate
 from .writing import (
@@ -62,7 +61,6 @@ from .writing import (
     PublishedElsewhere,
     RegisterPhase,
     Stamp,
-    request_token,
 )
 
 __all__ = [
@@ -134,7 +132,6 @@ def import_prepare(
         prepared.registers = repository.registers(_ids(rows, "position_id", "position id"), workers=READ_WORKERS)
         prepared.validation = validate(rows, _known(rows, prepared.registers, repository), import_token(checksum))
         _refuse_outside(prepared.validation, scope)
-        _refuse_unpublishable(prepared, repository)
     return prepared
 
 
@@ -193,20 +190,25 @@ def import_apply(
     new_ids = tuple(p.document.document_id for p in validation.plans if p.is_new)
     stamp = Stamp(token, marker, utcnow(), user)
     run = _start(ImportRun(marker, prepared.checksum, stamp.at, user, new_ids), stamp.unit_of_work(repository))
-    if run.new_documents != new_ids:
-        raise ImportConflict(ImportConflict.DOCUMENTS_CHANGED)
     awaiting = frozenset(p.document.document_id for p in validation.plans if not p.document.counts_entries)
     stamp = Stamp(token, marker, run.at, run.by, awaiting)
+    publication = Publication(
+        prepared.filename, prepared.checksum, len(prepared.rows), tuple(validation.plans), stamp, run, user
+    )
+    publisher = Publisher(publication, repository)
+    # A re-run after some parts were published finds those documents in the table: still this run's.
+    if run.new_documents != new_ids and not publisher.resumes(new_ids):
+        raise ImportConflict(ImportConflict.DOCUMENTS_CHANGED)
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.
         try:
-            with contextlib.suppress(PublishedElsewhere):
+            with contextlib.suppress(PublishedElsewhere), import_pacing():
                 _write(validation, prepared.registers, run, stamp, repository, workers, progress)
         except DataLayerError as error:  # part of the file is in, nothing published: say how to go on
             log.error("import %s stopped: %r", marker, error)
             raise ImportUnfinished(marker, written=True) from error
     written = validation.to_write
-    _publish(prepared, validation, stamp, run, user, repository)
+    _publish(publisher, prepared)
     return ImportResult(
         prepared.filename,
         prepared.checksum,
@@ -271,81 +273,13 @@ def _write(
         ExistingWriter(repository, stamp, registers).write_all(existing, workers, progress)
 
 
-def _stage_publishing(
-    uow: UnitOfWork, prepared: Prepared, validation: Validation, stamp: Stamp, run: ImportRun, user: str
-) -> None:
-    """The publishing transaction's actions: the new documents, one audit item per document, the
-    import record and the run marked published."""
-    at = datetime.now(stamp.at.tzinfo)
-    for plan in validation.plans:
-        if plan.is_new:  # with its companions: its month listed, its id and fund's found by search
-            document = replace(plan.document, updated_at=stamp.at, updated_by=stamp.by)
-            uow.put(document, expect=NEW, name="document", stamped=True, companions=True)
-        else:
-            uow.check(plan.document, EXISTS, name="document")
-    for plan in validation.plans:
-        audit = AuditEntry(
-            plan.document.document_id,
-            at,
-            user,
-            "import",
-            f"File {prepared.filename}",
-            {"file": [None, prepared.filename], "rows": [None, plan.rows], "checksum": [None, prepared.checksum]},
-            request_token(stamp.token, "audit", plan.document.document_id, at.isoformat()),
-        )
-        uow.put(audit, expect=NEW, name="audit")
-    documents = [plan.document.document_id for plan in validation.plans]
-    record = ImportRecord(prepared.checksum, prepared.filename, len(prepared.rows), documents, stamp.at, user)
-    uow.put(record, expect=NEW, name="import record")
-    uow.put(replace(run, published=True), name="import run")
-
-
-def publishing_items(prepared: Prepared, repository: ImportRepository) -> int:
-    """How many items publishing this (valid) file writes in its one transaction: staged on a
-    unit of work that is never committed (nothing is read nor written)."""
-    validation = prepared.validation
-    assert validation is not None
-    token, marker = import_token(prepared.checksum), import_marker(prepared.checksum)
-    stamp = Stamp(token, marker, utcnow(), "preview")
-    run = ImportRun(marker, prepared.checksum, stamp.at, stamp.by, ())
-    with stamp.unit_of_work(repository) as uow:
-        _stage_publishing(uow, prepared, validation, stamp, run, stamp.by)
-        return len(uow.actions)
-
-
-def _refuse_unpublishable(prepared: Prepared, repository: ImportRepository) -> None:
-    """A file whose publishing transaction would exceed DynamoDB's limit is refused in the
-    preview, before anything is written (it could never be published: every re-run would stop
-    at the same place)."""
-    validation = prepared.validation
-    if validation is None or not validation.ok:
-        return
-    items = publishing_items(prepared, repository)
-    if items > MAX_TRANSACTION_ITEMS:
-        new = sum(1 for plan in validation.plans if plan.is_new)
-        reason = (
-            f"This file cannot be published: publishing needs {items} items; a transaction holds "
-            f"{MAX_TRANSACTION_ITEMS} ({len(validation.plans)} documents, {new} of them new, each new one "
-            "with its month listing and search items). Split it into smaller files."
-        )
-        validation.file_errors.append(RowError(0, "document_id", reason))
-
-
-def _publish(
-    prepared: Prepared, validation: Validation, stamp: Stamp, run: ImportRun, user: str, repository: ImportRepository
-) -> None:
-    """The publishing transaction (`_stage_publishing`); a concurrent run of the same file may
-    have done it first. The preview refused a file whose transaction would be too large."""
+def _publish(publisher: Publisher, prepared: Prepared) -> None:
+    """Publishing (`imports.publishing`: one transaction, or parts when it needs more than 100
+    actions); a concurrent run of the same file may have done it first."""
     try:
-        with stamp.unit_of_work(repository) as uow:
-            _stage_publishing(uow, prepared, validation, stamp, run, user)
-            if len(uow.actions) > MAX_TRANSACTION_ITEMS:
-                raise ValueError(
-                    f"publishing needs {len(uow.actions)} items; a transaction holds {MAX_TRANSACTION_ITEMS}"
-                )
-            uow.commit()
+        publisher.publish()
     except (NotFound, AlreadyExists, TransactionCancelled) as error:
-        done = repository.record(prepared.checksum)
+        done = publisher.repository.record(prepared.checksum)
         if done is None:  # not a concurrent run of the same file
             raise ImportConflict(ImportConflict.NOT_PUBLISHED) from error
         raise AlreadyImported(prepared.filename, done["by"], str(done["at"]), tuple(done["documents"])) from error

@@ -35,6 +35,7 @@ REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes i
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
 # A register transaction: the run check + 99 registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
+INTERLEAVE = True  # registers wave by wave, after their wave's entries (`RegisterPhase`)
 
 
 class PublishedElsewhere(Exception):
@@ -113,13 +114,17 @@ def parallel(
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of 99. First every group's entries and the search items of its new
-    positions go in by BatchWriteItem (`land`, groups on 8 threads); then each group's registers
-    in one transaction (conditioned on the revisions read, plus a check that the run is not
-    published). DynamoDB Local runs a transaction alone on the table and batches side by side:
-    a transaction between batches stalls them all, so the batches go first (a 10,000-row notice
-    of known positions: 805 -> 900 rows/s). A crash in between is the case the markers already
-    cover: entries in, registers without the marker."""
+    Positions go in groups of 99, in waves of 8 groups (one a thread): the wave's entries and the
+    search items of its new positions by BatchWriteItem (`land`), then each of its groups'
+    registers in one transaction (conditioned on the revisions read, plus a check that the run
+    is not published), then the next wave. Each register is copied into its fund's key on the
+    entity index, so registers written wave by wave along the import keep that key's write rate
+    even (all of them after all the entries put it past AWS's 1,000 WCU/s a partition:
+    `bench/hot_keys.py`); within a wave the batches still go before the transactions (DynamoDB
+    Local runs a transaction alone on the table, which stalls the batches beside it).
+    `interleave=False` writes every batch first. A crash between a wave's entries
+    and its registers is the case the markers already cover: entries in, registers without the
+    marker."""
 
     def __init__(
         self, repository: ImportRepository, run: ImportRun, stamp: Stamp, registers: dict[str, PositionRegister]
@@ -133,6 +138,7 @@ class RegisterPhase:
         land: Callable[[list[str]], int],
         workers: int,
         progress: Callable[[int], None] | None = None,
+        interleave: bool = INTERLEAVE,
     ) -> None:
         """`land(positions)` writes those positions' entries and returns how many. Raises
         PublishedElsewhere when another run of this file published it."""
@@ -146,8 +152,16 @@ class RegisterPhase:
             self._count(positions, by_position)
             return 0
 
-        parallel(land, groups, workers, progress)
-        parallel(registers, groups, workers, progress)  # 0 rows a group: a sign of life for the job
+        if not interleave:
+            parallel(land, groups, workers, progress)
+            parallel(registers, groups, workers, progress)  # 0 rows a group: a sign of life for the job
+            return
+
+        step = max(1, workers)
+        for start in range(0, len(groups), step):  # a wave of groups' entries, then their registers
+            wave = groups[start : start + step]
+            parallel(land, wave, workers, progress)
+            parallel(registers, wave, workers, progress)
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]

@@ -251,6 +251,10 @@ DYNAMODB_MAX_POOL_CONNECTIONS = env.int("DYNAMODB_MAX_POOL_CONNECTIONS", default
 # Background import jobs write with this botocore retry mode (`adaptive`: a client-side token
 # bucket paces the writes to what the table accepts once it starts throttling).
 DYNAMODB_JOB_RETRY_MODE = env("DYNAMODB_JOB_RETRY_MODE", default="adaptive")
+# Imports pace their bulk writes per partition key (imports/pacing.py): `adaptive` (a key is
+# paced once DynamoDB throttles it, up to DYNAMODB_PARTITION_WCU_PER_S) or `off`.
+DYNAMODB_IMPORT_PACING = env("DYNAMODB_IMPORT_PACING", default="adaptive")
+DYNAMODB_PARTITION_WCU_PER_S = env.float("DYNAMODB_PARTITION_WCU_PER_S", default=1000.0)
 # Show the "DynamoDB: N requests" footer to staff (always shown when DEBUG).
 DYNAMODB_FOOTER = env.bool("DYNAMODB_FOOTER", default=True)
 # Seconds all DynamoDB calls of one request may take together (fundportal/store/budget.py);

@@ -22,8 +22,9 @@ from typing import Any
 
 from fundportal.domain.errors import ItemTooLarge
 
+from . import pacing
 from .client import table_name
-from .errors import UnprocessedItems
+from .errors import TransactionCancelled, UnprocessedItems
 from .schema import TABLE
 from .serialization import from_item, to_attr, to_item
 from .transport import call
@@ -194,7 +195,19 @@ class TableGateway:
     def transact(self, actions: list[dict[str, Any]], token: str) -> None:
         """One TransactWriteItems with a ClientRequestToken (the unit of work retries a
         TransactionConflict with the same token: botocore never does)."""
-        call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
+        pacer = pacing.current()  # None unless the caller paces its writes per partition
+        if pacer is None:
+            call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
+            return
+        if pacer.engaged:
+            pacer.before(pacing.transaction_units(actions))
+        try:
+            call("TransactWriteItems", TransactItems=actions, ClientRequestToken=token)
+        except TransactionCancelled as error:  # the throttled actions' partitions (an index's back-pressure)
+            throttled = [a for a, r in zip(actions, error.reasons, strict=False) if r in pacing.THROTTLING_REASONS]
+            if throttled:
+                pacer.throttled(pacing.transaction_units(throttled))
+            raise
 
     def update(self, key: Key, update: str, condition: Condition, names: dict[str, str], values: dict) -> None:
         """UpdateItem (maintenance: index backfill); ConditionFailed when the item moved."""
@@ -235,11 +248,16 @@ class TableGateway:
 
         def write(batch: list[dict[str, Any]]) -> int:
             pending = batch
+            pacer = pacing.current()  # None unless the caller paces its writes per partition
             for attempt in range(BATCH_ATTEMPTS):
+                if pacer is not None and pacer.engaged:
+                    pacer.before(pacing.batch_units(self.table, pending))
                 response = call("BatchWriteItem", RequestItems={self.table: pending})
                 pending = response.get("UnprocessedItems", {}).get(self.table, [])
                 if not pending:
                     break
+                if pacer is not None:  # what DynamoDB handed back went to throttled partitions
+                    pacer.throttled(pacing.batch_units(self.table, pending))
                 if attempt < BATCH_ATTEMPTS - 1:
                     backoff(attempt)
             if pending:

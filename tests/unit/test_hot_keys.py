@@ -13,6 +13,7 @@ from bench.load_model import (
     busiest_second,
     hottest,
     key_rates,
+    paced_replay,
     partition_units,
     read_units,
     write_units,
@@ -148,3 +149,57 @@ def test_a_touch_timed_at_the_very_end_of_the_run_lands_in_the_last_window():
     timed = _writes("END", [10.0])
     (rate,) = busiest_second(timed, started=0.0, measured_seconds=10.0, target=Target(10, per_second=1))
     assert rate.wcu_per_s == pytest.approx(1.0)
+
+
+# --- the paced replay: every partition's writes held to the limit --------------------------------
+
+
+def _requests(key: str, times: list[float], items: int = 1, size: int = 1024) -> list[tuple[float, list]]:
+    return [(at, [PartitionTouch(None, key, "write", size)] * items) for at in times]
+
+
+def test_writes_under_the_limit_are_not_delayed_by_pacing():
+    requests = _requests("EVEN", [n / 10 for n in range(100)])  # 10 WCU/s at the target
+    target = Target(operations=100, per_second=10)
+    replay = paced_replay(requests, started=0.0, measured_seconds=10.0, target=target)
+    (rate,) = replay.rates
+    assert replay.seconds == 10.0 and replay.slower == 1.0 and replay.longest_wait == 0.0
+    assert rate.wcu_per_s == pytest.approx(10.0)
+
+
+def test_a_burst_over_the_limit_queues_at_the_limit_and_lengthens_the_run():
+    # 3,000 one-WCU writes in the first second of a 2 s run: the partition serves 1,000 a second
+    requests = _requests("BURST", [n / 3000 for n in range(3000)])
+    target = Target(operations=2000, per_second=1000)
+    unpaced = busiest_second(
+        [(at, t) for at, ts in requests for t in ts], started=0.0, measured_seconds=2.0, target=target
+    )
+    replay = paced_replay(requests, started=0.0, measured_seconds=2.0, target=target)
+    assert unpaced[0].over_limit and unpaced[0].wcu_per_s == pytest.approx(3000.0)
+    (rate,) = replay.rates
+    assert rate.wcu_per_s == pytest.approx(1000.0) and not rate.over_limit
+    assert replay.seconds == pytest.approx(3.0) and replay.slower == pytest.approx(1.5)
+    assert replay.longest_wait == pytest.approx(2.0, abs=0.01)
+
+
+def test_partitions_queue_independently_and_reads_are_not_paced():
+    hot = _requests("HOT", [0.0] * 20, items=100)  # 2,000 WCU at once
+    cool = [(0.5, [PartitionTouch(None, "COOL", "write", 1024), PartitionTouch(None, "PAGE", "read", 4096)])]
+    target = Target(operations=1, per_second=1)
+    replay = paced_replay([*hot, *cool], started=0.0, measured_seconds=1.0, target=target)
+    rates = {r.key: r for r in replay.rates}
+    assert replay.seconds == pytest.approx(2.0)
+    assert rates["HOT"].wcu_per_s == pytest.approx(1000.0)
+    assert rates["COOL"].wcu_per_s == pytest.approx(1.0)  # its one write, at once: not behind HOT's queue
+    assert rates["PAGE"].rcu_per_s == pytest.approx(0.5) and rates["PAGE"].wcu_per_s == 0.0
+
+
+def test_the_paced_replay_scales_a_short_run_to_the_full_size():
+    # 60 writes measured over 1 s, a 600-row run scaled to 6,000 rows at 1,000 rows/s (6 s):
+    # 600 WCU spread evenly, under the limit
+    requests = _requests("SCALED", [n / 60 for n in range(60)])
+    target = Target(operations=600, per_second=1000, target_operations=6000)
+    replay = paced_replay(requests, started=0.0, measured_seconds=1.0, target=target)
+    (rate,) = replay.rates
+    assert replay.seconds == 6.0
+    assert rate.wcu_per_s == pytest.approx(100.0, rel=0.2)

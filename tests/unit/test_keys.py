@@ -332,3 +332,11 @@ def test_ids_of_only_dots_are_refused(value):
 @pytest.mark.parametrize("value", [".a", "a.", "1.2", "DOC.001"])
 def test_ids_with_dots_and_more_are_accepted(value):
     assert validate_id(value) == value
+
+
+def test_a_publishing_part_sits_beside_its_import_run_numbered_in_order():
+    run_pk, _ = keys.import_run_keys("0123456789abcdef")
+    assert keys.import_part_keys("0123456789abcdef", 0) == (run_pk, "PART#000")
+    assert keys.import_part_keys("0123456789abcdef", 12)[1] > keys.import_part_keys("0123456789abcdef", 2)[1]
+    with pytest.raises(ValueError, match="numbered from 0"):
+        keys.import_part_keys("0123456789abcdef", -1)

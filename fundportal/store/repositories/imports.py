@@ -6,9 +6,10 @@ Writes, in order: the run record (one conditional put: the import's time, user a
 the entries of new documents, search items and fund catalog entries by parallel BatchWriteItem; the
 registers of those entries in TransactWriteItems of at most 100 items (each conditioned on the
 revision read, plus a check that the run is not published yet); the entries of existing documents
-with their registers in TransactWriteItems (entries conditioned on not existing); then one
-publishing transaction (the new documents, the audit items, the import record and the run marked
-published).
+with their registers in TransactWriteItems (entries conditioned on not existing); then publishing
+(the new documents, the audit items, the import record and the run marked published) in one
+transaction, or in parts of at most 100 actions, each putting its `PublishedPart` item
+(`imports.publishing`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .documents import REQUEST_TOKEN
 MAX_TRANSACTION_ITEMS = 100
 IMPORT_RECORD_TYPE = "NoticeImport"
 IMPORT_RUN_TYPE = "NoticeImportRun"
+IMPORT_PART_TYPE = "NoticeImportPart"
 BATCH_GET_KEYS = 100
 # A register transaction may land only while its import is unpublished: a marker is dropped from
 # the registers (as published) only once the run says so, so an import never counts its entries twice.
@@ -121,6 +123,27 @@ class ImportRun:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class PublishedPart:
+    """A part of an import's publishing is done: its documents are visible. Expires with the run
+    (the same fixed time after the run's start, so every run of the file writes the same item)."""
+
+    marker: str
+    number: int
+    documents: tuple[str, ...]
+    started_at: datetime
+
+    def to_item(self) -> dict[str, Any]:
+        pk, sk = keys.import_part_keys(self.marker, self.number)
+        return {
+            "PK": pk,
+            "SK": sk,
+            "EntityType": IMPORT_PART_TYPE,
+            "Documents": list(self.documents),
+            TTL_ATTRIBUTE: published_run_expiry(self.started_at),
+        }
+
+
 class ImportRepository:
     def __init__(self, gateway: TableGateway | None = None) -> None:
         self.gateway = gateway or TableGateway()
@@ -194,6 +217,17 @@ class ImportRepository:
         item = self.gateway.get(keys.import_run_keys(marker), consistent=True)
         assert item is not None
         return ImportRun.from_item(item)
+
+    def published_parts(self, marker: str, parts: int) -> set[int]:
+        """The publishing parts (numbered 0 .. `parts` - 1) of an import that are done
+        (BatchGetItem of their items, consistent)."""
+        done: set[int] = set()
+        for start in range(0, parts, BATCH_GET_KEYS):
+            numbers = range(start, min(parts, start + BATCH_GET_KEYS))
+            wanted = {keys.import_part_keys(marker, n): n for n in numbers}
+            for key in self.gateway.batch_get(list(wanted), consistent=True):
+                done.add(wanted[key])
+        return done
 
     # --- bulk writes (BatchWriteItem; the transactions are unit-of-work actions) ---
 
