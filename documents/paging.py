@@ -71,6 +71,8 @@ def document_view(
     binding = _binding(document_id, query)
     place = decode_place(cursor, binding) if cursor else {}
     repository = repository or DocumentPageRepository()
+    if "a" in place or "b" in place:  # a page of a long document: no whole read first
+        return _long_page(document_id, place, binding, scope, repository, page_size)
     overview = repository.short_overview(document_id)
     if overview is not None:
         page = overview_page(overview, scope=scope)
