@@ -11,32 +11,20 @@ headline is the document's own capital activity, never a sum of one page.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from documents import position_table
-from documents.selectors import DocumentPage, overview_page, position_rows
+from documents.selectors import DocumentPage, PositionRow, overview_page, position_rows
 from fundportal.domain.access import OPERATOR, AccessScope
-from fundportal.domain.errors import BadCursor
-from fundportal.store.list_cursor import decode_place, encode_place, offset_of, text_of
+from fundportal.domain.errors import BadCursor, NotFound
+from fundportal.domain.figures import Figures, sum_figures
+from fundportal.store.list_cursor import encode_place, offset_of, text_of
 from fundportal.store.repositories.document_pages import PAGE_POSITIONS, DocumentPageRepository
+from fundportal.web.paging import Pager, place_of, slice_page
 
-__all__ = ["PAGE_POSITIONS", "DocumentView", "Pager", "document_view"]
-
-
-@dataclass(frozen=True, slots=True)
-class Pager:
-    """Where a page is in its list: the cursors of its neighbours and the rows it shows."""
-
-    next_cursor: str | None
-    previous_cursor: str | None
-    number: int  # 1 for the first page
-    first_row: int  # 1-based number of the first row shown (0 when none)
-    last_row: int
-
-    @property
-    def paged(self) -> bool:
-        return bool(self.next_cursor or self.previous_cursor or self.number > 1)
+__all__ = ["PAGE_POSITIONS", "DocumentExport", "DocumentView", "Pager", "document_export", "document_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +57,7 @@ def document_view(
     of a long one (`DocumentPageRepository`). BadCursor/CursorExpired for a bad or old cursor."""
     query = query or position_table.TableQuery()
     binding = _binding(document_id, query)
-    place = decode_place(cursor, binding) if cursor else {}
+    place = place_of(cursor, binding)
     repository = repository or DocumentPageRepository()
     if "a" in place or "b" in place:  # a page of a long document: no whole read first
         return _long_page(document_id, place, binding, scope, repository, page_size)
@@ -77,20 +65,8 @@ def document_view(
     if overview is not None:
         page = overview_page(overview, scope=scope)
         table = position_table.arrange(page.rows, query)
-        offset = offset_of(place) if "o" in place else 0
-        if offset and offset >= len(table.rows):
-            offset = 0  # the document shrank since the link was made: its first page
-        shown = table.rows[offset : offset + page_size]
-        pager = Pager(
-            next_cursor=encode_place({"o": offset + page_size}, binding)
-            if offset + page_size < len(table.rows)
-            else None,
-            previous_cursor=encode_place({"o": max(offset - page_size, 0)}, binding) if offset else None,
-            number=offset // page_size + 1,
-            first_row=offset + 1 if shown else 0,
-            last_row=offset + len(shown),
-        )
-        return DocumentView(page=page, table=table, rows=shown, pager=pager)
+        shown, pager = slice_page(table.rows, place, binding, page_size)
+        return DocumentView(page=page, table=table, rows=list(shown), pager=pager)
     return _long_page(document_id, place, binding, scope, repository, page_size)
 
 
@@ -134,3 +110,54 @@ def _long_page(
     )
     table = position_table.PositionTable(rows=rows, total_count=len(rows), subtotal=None)
     return DocumentView(page=page, table=table, rows=rows, pager=pager)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentExport:
+    """Every row of a document for a download: `rows` streams them (a long document page by
+    page of the page index, never held whole); `totals()` is the sum of every row streamed so
+    far, per currency (empty for an LP: a fund's totals reveal the other LPs)."""
+
+    document: DocumentPage  # the header; its `rows` are not used
+    rows: Iterator[PositionRow]
+    _seen: list[list[Figures]]
+
+    def totals(self) -> list[Figures]:
+        if self.document.own_rows_only:
+            return []
+        return sum_figures(self._seen)
+
+
+def document_export(
+    *, document_id: str, scope: AccessScope = OPERATOR, repository: DocumentPageRepository | None = None
+) -> DocumentExport:
+    """The rows of a document's export in position order: a short document from its one Query,
+    a long one streamed from the page index (1 MB Query pages)."""
+    repository = repository or DocumentPageRepository()
+    overview = repository.short_overview(document_id)
+    seen: list[list[Figures]] = []
+    if overview is not None:
+        page = overview_page(overview, scope=scope)
+        return DocumentExport(page, _counted(iter(page.rows), seen), seen)
+    document, activity = repository.header(document_id)
+    if document is None:
+        raise NotFound("Document", document_id)
+    if not scope.is_investor:
+        scope.require_fund(document.fund_id, "Document", document_id)
+    header = DocumentPage(
+        document=document,
+        activity=None if scope.is_investor else activity,
+        history_count=None,
+        rows=[],
+        totals=[],
+        own_rows_only=scope.is_investor,
+        whole=False,
+    )
+    rows = (row for position in repository.all_positions(document_id) for row in position_rows([position], scope=scope))
+    return DocumentExport(header, _counted(rows, seen), seen)
+
+
+def _counted(rows: Iterator[PositionRow], seen: list[list[Figures]]) -> Iterator[PositionRow]:
+    for row in rows:
+        seen.append(row.figures)
+        yield row

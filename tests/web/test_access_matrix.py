@@ -70,7 +70,7 @@ DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:ent
 POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx", "positions:statement"}
 POSITION_WRITES = {"positions:commitment"}
 FUND_READS = {"funds:detail", "funds:export_xlsx"}
-INVESTOR_READS = {"investors:detail"}
+INVESTOR_READS = {"investors:detail", "investors:export_csv", "investors:export_xlsx"}
 PROJECT_PAGES = (
     LISTS
     | EDITOR_PAGES

@@ -94,7 +94,7 @@ class DocumentPageRepository:
         if before is not None:
             rows.reverse()
         if not first:
-            document, activity = self._header(document_id)
+            document, activity = self.header(document_id)
         if document is None:
             raise NotFound("Document", document_id)
         return PositionsPage(
@@ -125,7 +125,8 @@ class DocumentPageRepository:
         if row is not None:
             yield row
 
-    def _header(self, document_id: str) -> tuple[Document | None, CapitalActivity | None]:
+    def header(self, document_id: str) -> tuple[Document | None, CapitalActivity | None]:
+        """The current document and capital activity (None when missing): one BatchGetItem."""
         pk = keys.document_pk(document_id)
         doc_key, activity_key = (pk, keys.latest_sk(Kind.DOCUMENT)), (pk, keys.latest_sk(Kind.CAPITAL_ACTIVITY))
         found = self.gateway.batch_get([doc_key, activity_key])
