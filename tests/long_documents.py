@@ -58,3 +58,31 @@ def load_long_document(
     items = document_items(doc, activity, long_entries(document_id, positions, every_kind=every_kind))
     DocumentRepository().bulk_load(items, workers=workers)
     return doc
+
+
+def load_investor_positions(investor_id: str, positions: int, funds: tuple[str, ...] = ("FUND_P1", "FUND_P2")) -> None:
+    """`positions` registers of one investor spread over `funds` (INV_POS_00001..), each with one
+    called amount of n (the register's roll-up built from that entry, as a write would)."""
+    from fundportal.domain.figures import FiguresBuilder
+    from fundportal.domain.model import PositionRegister
+    from fundportal.store.repositories.register import RegisterRepository
+
+    repository = RegisterRepository()
+    items: list = []
+    for n in range(1, positions + 1):
+        fund_id = funds[(n - 1) % len(funds)]  # FUND_P1: the odd positions
+        call = CapitalCall(
+            document_id="DOC_P",
+            position_id=f"INV_POS_{n:05d}",
+            fund_id=fund_id,
+            investor_id=investor_id,
+            amount=Decimal(n),
+            status="Completed",
+            as_of_date=date(2025, 6, 30),
+        )
+        builder = FiguresBuilder(flows=True)
+        builder.add(call)
+        register = PositionRegister(call.position_id, fund_id, investor_id, commitment=Decimal(1000), revision=1)
+        items.extend(repository.bulk_items(register.with_builder(builder)))
+    unique = {(item["PK"], item["SK"]): item for item in items}  # one fund catalog entry a fund
+    DocumentRepository().bulk_load(unique.values(), workers=1)

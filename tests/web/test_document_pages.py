@@ -4,9 +4,12 @@ page, and the requests a page of a long document makes."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from urllib.parse import parse_qs, urlparse
 
+import openpyxl
 import pytest
 from django.core import signing
 from pytest_django.asserts import assertContains
@@ -130,3 +133,19 @@ def test_an_lp_sees_only_their_own_rows_on_every_page(long_document):
     for page in (first, second):
         assert 'data-testid="activity-amount"' not in page.content.decode()
         assertContains(page, 'data-testid="own-rows-only"')
+
+
+def test_a_long_documents_downloads_stream_every_position(long_document, analyst_client):
+    page = analyst_client.get("/documents/LONG/")
+    assertContains(page, "/documents/LONG/export.csv")
+    response = analyst_client.get("/documents/LONG/export.csv")
+    assert response.streaming
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert [r["position_id"] for r in rows] == [position_id(n) for n in range(1, 251)]
+    assert rows[-1]["called"] == "250.00" and rows[-1]["nav"] == "750.00"
+    workbook = analyst_client.get("/documents/LONG/export.xlsx")
+    sheet = openpyxl.load_workbook(io.BytesIO(b"".join(workbook.streaming_content))).active
+    header = [c.value for c in sheet[1]]
+    total = dict(zip(header, (c.value for c in sheet[sheet.max_row]), strict=True))
+    assert sheet.max_row == 1 + 250 + 1
+    assert total["position_id"] == "TOTAL" and total["called"] == 31375  # 1 + ... + 250, every row
