@@ -149,3 +149,23 @@ def test_a_long_documents_downloads_stream_every_position(long_document, analyst
     total = dict(zip(header, (c.value for c in sheet[sheet.max_row]), strict=True))
     assert sheet.max_row == 1 + 250 + 1
     assert total["position_id"] == "TOTAL" and total["called"] == 31375  # 1 + ... + 250, every row
+
+
+def test_backfill_indexes_puts_a_table_loaded_before_the_page_index_on_its_pages(long_document, analyst_client):
+    from django.core.management import call_command
+
+    from fundportal.store.client import table_name
+    from fundportal.store.gateway import call
+
+    for kind in ("CAPITAL_CALL", "DISTRIBUTION", "UNFUNDED_COMMITMENT", "NAV"):
+        call(
+            "UpdateItem",
+            TableName=table_name(),
+            Key={"PK": {"S": "LONG"}, "SK": {"S": f"{kind}#{position_id(150)}"}},
+            UpdateExpression="REMOVE GSI5_PK, GSI5_SK",
+        )
+    first = analyst_client.get("/documents/LONG/")
+    assert position_id(150) not in position_ids(analyst_client.get("/documents/LONG/" + link(first, "next-page")))
+    call_command("backfill_indexes", segments=2, stdout=io.StringIO())
+    second = analyst_client.get("/documents/LONG/" + link(first, "next-page"))
+    assert position_ids(second) == [position_id(n) for n in range(101, 201)]
