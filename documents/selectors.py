@@ -4,6 +4,7 @@ properties are Django's `reverse()`, and long tables' templates call `url()` on 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -18,6 +19,7 @@ from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
 from fundportal.domain.model import CapitalActivity, Document, PositionEntry
 from fundportal.domain.money import format_money, format_ratio
 from fundportal.store.repositories import DocumentRepository
+from fundportal.store.repositories.document_models import DocumentOverview, PositionInDocument
 from fundportal.web.cells import KIND_LABELS, EntryCell, cells
 from fundportal.web.links import PositionLinks
 
@@ -75,10 +77,13 @@ class PositionRow(PositionLinks):
 class DocumentPage:
     document: Document
     activity: CapitalActivity | None
-    history_count: int
+    history_count: int | None  # None on a long document's page (its superseded copies are not read)
     rows: list[PositionRow]
     totals: list[Figures]  # per currency; empty for an LP (a fund's totals reveal the other LPs)
     own_rows_only: bool = False  # an LP's view: only their own positions' rows
+    # False on a page of a long document: `rows` are one page of it, so no total or reconciliation
+    # is computed from them (the capital activity is the document's own figure).
+    whole: bool = True
 
     @property
     def currency(self) -> str:
@@ -103,26 +108,18 @@ def document_overview(
     document of an uncovered fund is NotFound; an LP sees only their own positions' rows (NotFound
     if the document holds none of them), no capital activity and no totals."""
     overview = (repository or DocumentRepository()).overview(document_id)
+    return overview_page(overview, with_edit_urls=with_edit_urls, scope=scope)
+
+
+def overview_page(
+    overview: DocumentOverview, *, with_edit_urls: bool = False, scope: AccessScope = OPERATOR
+) -> DocumentPage:
+    """`document_overview` of a document already read whole."""
+    document_id = overview.document.document_id
     own_only = scope.is_investor
     if not own_only:
         scope.require_fund(overview.document.fund_id, "Document", document_id)
-    rows = []
-    for row in overview.positions:
-        first = row.entries[0]
-        if own_only and not scope.covers_position(first.fund_id, first.investor_id):
-            continue
-        figures = figures_by_currency(row.entries)
-        rows.append(
-            PositionRow(
-                document_id=document_id,
-                position_id=row.position_id,
-                fund_id=first.fund_id,
-                investor_id=first.investor_id,
-                cells=cells(row, editable=with_edit_urls),
-                figures=figures,
-                shown=figures_text(figures),
-            )
-        )
+    rows = position_rows(overview.positions, with_edit_urls=with_edit_urls, scope=scope)
     if own_only:
         if not rows:
             raise NotFound("Document", document_id)
@@ -136,6 +133,32 @@ def document_overview(
         rows=rows,
         totals=sum_figures([row.figures for row in rows]),
     )
+
+
+def position_rows(
+    positions: Iterable[PositionInDocument], *, with_edit_urls: bool = False, scope: AccessScope = OPERATOR
+) -> list[PositionRow]:
+    """The rows of a document's positions, each with its figures; an LP's scope keeps only the
+    rows of their own positions."""
+    own_only = scope.is_investor
+    rows = []
+    for row in positions:
+        first = row.entries[0]
+        if own_only and not scope.covers_position(first.fund_id, first.investor_id):
+            continue
+        figures = figures_by_currency(row.entries)
+        rows.append(
+            PositionRow(
+                document_id=row.document_id,
+                position_id=row.position_id,
+                fund_id=first.fund_id,
+                investor_id=first.investor_id,
+                cells=cells(row, editable=with_edit_urls),
+                figures=figures,
+                shown=figures_text(figures),
+            )
+        )
+    return rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,14 @@ from urllib.parse import urlencode
 from django import forms
 from django.views.generic import TemplateView
 
-from documents import list_selectors, position_table, selectors, version_compare
+from documents import list_selectors, paging, position_table, selectors, version_compare
 from documents.forms import DateRangeQueryForm
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import POSITION_KINDS, parse_version_id
 from fundportal.messages import describe
 from fundportal.viewmodels import vars_of
 from fundportal.web.mixins import ScopedMixin
+from fundportal.web.paging import page_links
 
 
 class DocumentDetailView(ScopedMixin, TemplateView):
@@ -30,15 +31,24 @@ class DocumentDetailView(ScopedMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         # Editing happens on the position-in-document page: one "Edit" link a row.
-        page = selectors.document_overview(document_id=kwargs["document_id"], scope=self.scope)
+        form = PositionTableForm(self.request.GET)
+        query = form.table_query() if form.is_valid() else position_table.TableQuery()
+        view = paging.document_view(
+            document_id=kwargs["document_id"],
+            query=query,
+            cursor=self.request.GET.get("cursor") or None,
+            scope=self.scope,
+        )
+        page, table = view.page, view.table
         can_edit = self.scope.can_edit(page.document.fund_id)
         can_approve = self.scope.can_approve(page.document.fund_id)
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit, can_approve=can_approve)
-        form = PositionTableForm(self.request.GET)
-        query = form.table_query() if form.is_valid() else position_table.TableQuery()
-        table = position_table.arrange(page.rows, query)
         context.update(
-            rows=table.rows,
+            rows=view.rows,
+            pager=view.pager,
+            page_links=page_links(self.request.GET, view.pager),
+            long_document=view.long,
+            page_positions=paging.PAGE_POSITIONS,
             table=table,
             table_form=form,
             table_query=query,
@@ -77,7 +87,7 @@ class PositionTableForm(forms.Form):
         """Per column, the query string that sorts by it (toggling the order if it is the current one)."""
         current = self.data.get("sort") or "position"
         descending = self.data.get("order") == "desc"
-        kept = {key: self.data.getlist(key) for key in self.data if key not in ("sort", "order")}
+        kept = {key: self.data.getlist(key) for key in self.data if key not in ("sort", "order", "cursor")}
         links = {}
         for column in position_table.SORT_COLUMNS:
             if column == current:

@@ -8,14 +8,16 @@ real numbers with the currency's number format."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from documents.selectors import DocumentPage
+from documents.selectors import DocumentPage, PositionRow
 from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import POSITION_KINDS
+from fundportal.domain.model import Document
 from fundportal.web.cells import EntryCell
 
 TOTAL = "TOTAL"
@@ -74,43 +76,62 @@ def _figure_cells(f: Figures) -> list[Cell]:
     ]
 
 
+DOCUMENT_COLUMNS = [
+    "document_id",
+    "as_of_date",
+    "fund_id",
+    "investor_id",
+    "position_id",
+    "currency",
+    *KIND_COLUMNS,
+    *FIGURE_COLUMNS,
+]
+
+
+def document_rows(document: Document, rows: Iterable[PositionRow]) -> Iterator[list[Cell]]:
+    """A row per position and currency of a document, as `rows` come (streamed or read whole)."""
+    as_of = document.as_of_date
+    for row in rows:
+        for f in row.figures or []:
+            yield [
+                document.document_id,
+                as_of,
+                row.fund_id,
+                row.investor_id,
+                row.position_id,
+                f.currency,
+                *_entry_cells(row.cells),
+                *_figure_cells(f),
+            ]
+
+
+def document_totals(document: Document, totals: list[Figures]) -> list[list[Cell]]:
+    """The document's totals per currency, below its rows."""
+    blank = [None, ""] * len(POSITION_KINDS)
+    return [
+        [
+            document.document_id,
+            document.as_of_date,
+            document.fund_id,
+            TOTAL,
+            TOTAL,
+            f.currency,
+            *blank,
+            *_figure_cells(f),
+        ]
+        for f in totals
+    ]
+
+
 def document_table(page: DocumentPage) -> Table:
     """The document page: a row per position (and currency), totals per currency."""
     document = page.document
-    as_of = document.as_of_date
-    table = Table(
+    return Table(
         name=document.document_id,
-        columns=[
-            "document_id",
-            "as_of_date",
-            "fund_id",
-            "investor_id",
-            "position_id",
-            "currency",
-            *KIND_COLUMNS,
-            *FIGURE_COLUMNS,
-        ],
+        columns=list(DOCUMENT_COLUMNS),
+        rows=list(document_rows(document, page.rows)),
+        totals=document_totals(document, page.totals),
     )
-    for row in page.rows:
-        for f in row.figures or []:
-            table.rows.append(
-                [
-                    document.document_id,
-                    as_of,
-                    row.fund_id,
-                    row.investor_id,
-                    row.position_id,
-                    f.currency,
-                    *_entry_cells(row.cells),
-                    *_figure_cells(f),
-                ]
-            )
-    blank = [None, ""] * len(POSITION_KINDS)
-    for f in page.totals:
-        table.totals.append(
-            [document.document_id, as_of, document.fund_id, TOTAL, TOTAL, f.currency, *blank, *_figure_cells(f)]
-        )
-    return table
 
 
 def position_table(report: Any) -> Table:

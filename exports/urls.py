@@ -20,3 +20,8 @@ position_patterns = [
 fund_patterns = [
     path("<str:fund_id>/export.xlsx", views.FundXlsxView.as_view(), name="export_xlsx"),
 ]
+
+investor_patterns = [
+    path("<str:investor_id>/export.csv", views.InvestorCsvView.as_view(), name="export_csv"),
+    path("<str:investor_id>/export.xlsx", views.InvestorXlsxView.as_view(), name="export_xlsx"),
+]

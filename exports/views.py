@@ -1,24 +1,30 @@
-"""Downloads: XLSX and CSV of the document and position pages, the fund roll-up workbook, and the
-capital account statement PDF. Each reads the same selector as its page (never a second formula)."""
+"""Downloads: XLSX and CSV of the document, investor and position pages (a document's streamed), the
+fund roll-up workbook, and the capital account statement PDF. Each reads the same selector as its
+page (never a second formula)."""
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Callable, Iterable
 from datetime import date
+from typing import Any
 
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.views import View
 
-from documents import selectors as document_selectors
+from documents import paging
 from fundportal.domain import dates
 from fundportal.web.mixins import ScopedMixin
-from funds.selectors import fund_detail
+from funds import investor_pages
+from funds.selectors import GroupPage, fund_detail, position_lines, totals
 from positions import selectors as position_selectors
 
 from .notice import notice_pdf, position_notice
 from .statement import position_statement, statement_pdf
-from .tables import Table, document_table, fund_table, position_table
-from .writers import write_csv, xlsx_bytes
+from .tables import DOCUMENT_COLUMNS, Cell, Table, document_rows, document_totals, fund_table, position_table
+from .writers import csv_lines, write_csv, xlsx_bytes, xlsx_streamed
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -37,16 +43,78 @@ def csv_response(table: Table, filename: str) -> HttpResponse:
     return response
 
 
+def _attachment(response: HttpResponseBase, filename: str) -> HttpResponseBase:
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def csv_stream(columns: list[str], rows: Iterable[list[Cell]], filename: str) -> HttpResponseBase:
+    """A CSV download written as its rows are read (the rows may come page by page)."""
+    response = StreamingHttpResponse(csv_lines(columns, rows), content_type="text/csv; charset=utf-8")
+    return _attachment(response, filename)
+
+
+def xlsx_stream(
+    name: str, columns: list[str], rows: Iterable[list[Cell]], totals: Callable[[], list[list[Cell]]], filename: str
+) -> HttpResponseBase:
+    """An XLSX download built row by row in a temporary file (xlsxwriter's constant_memory) and
+    streamed from it: a long list is never held in memory."""
+    spooled = tempfile.TemporaryFile(suffix=".xlsx")
+    xlsx_streamed(spooled, name, columns, rows, totals)
+    spooled.seek(0)
+    return _attachment(FileResponse(spooled, content_type=XLSX), filename)
+
+
 class DocumentXlsxView(ScopedMixin, View):
-    def get(self, request, document_id: str) -> HttpResponse:
-        page = document_selectors.document_overview(document_id=document_id, scope=self.scope)
-        return _download(xlsx_bytes([document_table(page)]), XLSX, f"document-{document_id}.xlsx")
+    """Every position of the document: a short one from its one Query, a long one streamed from
+    the page index page by page; totals summed over every row written."""
+
+    def get(self, request, document_id: str) -> HttpResponseBase:
+        export = paging.document_export(document_id=document_id, scope=self.scope)
+        document = export.document.document
+        return xlsx_stream(
+            document.document_id,
+            list(DOCUMENT_COLUMNS),
+            document_rows(document, export.rows),
+            lambda: document_totals(document, export.totals()),
+            f"document-{document_id}.xlsx",
+        )
 
 
 class DocumentCsvView(ScopedMixin, View):
-    def get(self, request, document_id: str) -> HttpResponse:
-        page = document_selectors.document_overview(document_id=document_id, scope=self.scope)
-        return csv_response(document_table(page), f"document-{document_id}.csv")
+    """Every position of the document, streamed (one row per position and currency)."""
+
+    def get(self, request, document_id: str) -> HttpResponseBase:
+        export = paging.document_export(document_id=document_id, scope=self.scope)
+        rows = document_rows(export.document.document, export.rows)
+        return csv_stream(list(DOCUMENT_COLUMNS), rows, f"document-{document_id}.csv")
+
+
+class InvestorCsvView(ScopedMixin, View):
+    """Every position of the investor within the scope (the investor page's rows over all its
+    pages), with the totals' figures kept to the page (a CSV is a plain list of records)."""
+
+    def get(self, request, investor_id: str) -> HttpResponseBase:
+        table = fund_table(_investor_group(investor_id, self.scope))
+        return csv_stream(table.columns, table.rows, f"investor-{investor_id}.csv")
+
+
+class InvestorXlsxView(ScopedMixin, View):
+    def get(self, request, investor_id: str) -> HttpResponseBase:
+        table = fund_table(_investor_group(investor_id, self.scope))
+        return xlsx_stream(table.name, table.columns, table.rows, lambda: table.totals, f"investor-{investor_id}.xlsx")
+
+
+def _investor_group(investor_id: str, scope: Any) -> GroupPage:
+    """Every position of the investor (bounded: `investor_pages.MAX_INVESTOR_POSITIONS`), one Query."""
+    registers = investor_pages.investor_registers(investor_id=investor_id, scope=scope)
+    on = date.today()
+    return GroupPage(
+        group_id=investor_id,
+        lines=[line for r in registers for line in position_lines(r, on)],
+        totals=totals(registers, on),
+    )
 
 
 class PositionCsvView(ScopedMixin, View):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Iterable
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -52,20 +53,55 @@ def write_csv(stream: Any, table: Table) -> None:
         writer.writerow([csv_text(cell) for cell in row])
 
 
+class _Line:
+    """A file-like object whose write returns the line (Django's streaming CSV recipe)."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_lines(columns: list[str], rows: Iterable[list[Cell]]) -> Iterable[str]:
+    """The CSV of `write_csv`, a line at a time, for a StreamingHttpResponse."""
+    writer = csv.writer(_Line(), lineterminator="\r\n")
+    yield writer.writerow(columns)
+    for row in rows:
+        yield writer.writerow([csv_text(cell) for cell in row])
+
+
 def xlsx_bytes(tables: list[Table]) -> bytes:
     """A workbook with one sheet per table."""
+    buffer = io.BytesIO()
+    workbook, fmt = _workbook(buffer, {"in_memory": True})
+    for table in tables:
+        write_sheet(workbook, fmt, table.name, table.columns, table.rows, lambda table=table: table.totals)
+    workbook.close()
+    return buffer.getvalue()
+
+
+def xlsx_streamed(
+    target: Any, name: str, columns: list[str], rows: Iterable[list[Cell]], totals: Callable[[], list[list[Cell]]]
+) -> None:
+    """A one-sheet workbook written row by row to `target` (a path or file) in xlsxwriter's
+    constant_memory mode: each row goes to disk as it is written, so a long list never sits in
+    memory. `totals` is asked for after the last row (it may sum what was streamed)."""
+    workbook, fmt = _workbook(target, {"constant_memory": True})
+    write_sheet(workbook, fmt, name, columns, rows, totals)
+    workbook.close()
+
+
+def _workbook(target: Any, options: dict[str, Any]) -> tuple[Any, Callable[[str, bool], Any]]:
     import xlsxwriter
 
-    buffer = io.BytesIO()
-    workbook = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False})
-    header = workbook.add_format({"bold": True, "bottom": 1})
+    workbook = xlsxwriter.Workbook(target, {**options, "strings_to_formulas": False, "strings_to_urls": False})
     formats: dict[tuple[str, bool], Any] = {}
 
     def fmt(kind: str, bold: bool) -> Any:
         key = (kind, bold)
         if key not in formats:
-            if kind == "date":
-                spec: dict[str, Any] = {"num_format": "yyyy-mm-dd"}
+            if kind == "header":
+                spec: dict[str, Any] = {"bottom": 1}
+            elif kind == "date":
+                spec = {"num_format": "yyyy-mm-dd"}
             elif kind == "ratio":
                 spec = {"num_format": '0.00"x"'}
             elif kind == "text":
@@ -75,23 +111,32 @@ def xlsx_bytes(tables: list[Table]) -> bytes:
             formats[key] = workbook.add_format({**spec, "bold": bold})
         return formats[key]
 
-    for table in tables:
-        sheet = workbook.add_worksheet(_sheet_name(table.name))
-        sheet.write_row(0, 0, table.columns, header)
-        sheet.freeze_panes(1, 0)
-        widths = [max(10, len(c) + 2) for c in table.columns]
-        row_number = 1
-        for bold, rows in ((False, table.rows), (True, table.totals)):
-            for row in rows:
-                for column, cell in enumerate(row):
-                    _write(sheet, row_number, column, cell, fmt, bold)
-                    widths[column] = max(widths[column], min(40, _width(cell)))
-                row_number += 1
-        sheet.autofilter(0, 0, max(row_number - 1, 1), len(table.columns) - 1)
-        for column, width in enumerate(widths):
-            sheet.set_column(column, column, width)
-    workbook.close()
-    return buffer.getvalue()
+    return workbook, fmt
+
+
+def write_sheet(
+    workbook: Any,
+    fmt: Callable[[str, bool], Any],
+    name: str,
+    columns: list[str],
+    rows: Iterable[list[Cell]],
+    totals: Callable[[], list[list[Cell]]],
+) -> None:
+    """A sheet: a bold, frozen header row with filters, the rows, then the totals in bold."""
+    sheet = workbook.add_worksheet(_sheet_name(name))
+    sheet.write_row(0, 0, columns, fmt("header", True))
+    sheet.freeze_panes(1, 0)
+    widths = [max(10, len(c) + 2) for c in columns]
+    row_number = 1
+    for bold, part in ((False, rows), (True, None)):
+        for row in part if part is not None else totals():
+            for column, cell in enumerate(row):
+                _write(sheet, row_number, column, cell, fmt, bold)
+                widths[column] = max(widths[column], min(40, _width(cell)))
+            row_number += 1
+    sheet.autofilter(0, 0, max(row_number - 1, 1), len(columns) - 1)
+    for column, width in enumerate(widths):
+        sheet.set_column(column, column, width)
 
 
 def _write(sheet: Any, row: int, column: int, cell: Cell, fmt: Any, bold: bool) -> None:

@@ -6,6 +6,7 @@ from django.views.generic import RedirectView
 from documents import urls as document_urls
 from exports import urls as export_urls
 from fundportal import views
+from funds import investor_urls
 from funds import urls as fund_urls
 from positions import urls as position_urls
 
@@ -19,6 +20,7 @@ document_patterns: list[URLPattern | URLResolver] = [
 ]
 position_patterns: list[URLPattern | URLResolver] = [*position_urls.urlpatterns, *export_urls.position_patterns]
 fund_patterns: list[URLPattern | URLResolver] = [*fund_urls.urlpatterns, *export_urls.fund_patterns]
+investor_patterns: list[URLPattern | URLResolver] = [*investor_urls.urlpatterns, *export_urls.investor_patterns]
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="documents:list", permanent=False)),
@@ -30,7 +32,7 @@ urlpatterns = [
     path("documents/", include((document_patterns, document_urls.app_name))),
     path("positions/", include((position_patterns, position_urls.app_name))),
     path("funds/", include((fund_patterns, fund_urls.app_name))),
-    path("investors/", include("funds.investor_urls")),
+    path("investors/", include((investor_patterns, investor_urls.app_name))),
     path("api/v1/", include("api.urls")),  # the read API (token auth, problem-details errors)
     path("account/api-tokens/", include("api.token_urls")),
 ]

@@ -10,7 +10,8 @@ from typing import Any
 from django.views.generic import TemplateView
 
 from fundportal.web.mixins import ScopedMixin
-from funds import selectors
+from fundportal.web.paging import page_links
+from funds import investor_pages, selectors
 
 
 class FundListView(ScopedMixin, TemplateView):
@@ -36,6 +37,15 @@ class InvestorDetailView(ScopedMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["page"] = selectors.investor_detail(investor_id=kwargs["investor_id"], scope=self.scope)
+        view = investor_pages.investor_view(
+            investor_id=kwargs["investor_id"], cursor=self.request.GET.get("cursor") or None, scope=self.scope
+        )
+        context.update(
+            page=view.page,
+            pager=view.pager,
+            page_links=page_links(self.request.GET, view.pager),
+            positions=view.positions,
+            reconciliation=view.reconciliation,
+        )
         context["fund_pages"] = self.scope.sees_fund_totals  # an LP user has no fund pages
         return context

@@ -19,7 +19,7 @@ from fundportal.store.gateway import Condition, TableGateway
 from fundportal.store.mapping.entities import entity_from_item, search_items_of_item, to_item
 
 # Index attributes an entity's to_item() derives from its own fields.
-INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK")
+INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK", "GSI5_PK", "GSI5_SK")
 FUND_ENTITY_TYPES = frozenset(Kind(k).entity_type for k in Kind)
 
 

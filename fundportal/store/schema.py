@@ -11,6 +11,7 @@ ENTITY_INDEX = "GSI_Entity_Document"
 POSITION_INDEX = "GSI_Position_Document"
 MONTH_INDEX = "GSI_Latest_Documents_By_Month"
 INVESTOR_INDEX = "GSI_Investor_Position"
+DOCUMENT_INDEX = "GSI_Document_Position"
 # A changed index is built beside the old one as `<name>_v<version>` (IndexDef.physical_name).
 VERSION_SEPARATOR = "_v"
 # Epoch seconds after which DynamoDB's TTL deletes an item: written only on items meant to expire
@@ -149,6 +150,15 @@ TABLE = TableDef(
             "ALL",
             why="Sparse: only position registers carry GSI4_PK (INVESTOR#<id>), so an investor's "
             "positions are one Query, kept right by the register's own write (no copy item to keep in step).",
+        ),
+        IndexDef(
+            DOCUMENT_INDEX,
+            "GSI5_PK",
+            "GSI5_SK",
+            "ALL",
+            why="A document's current items grouped by position (GSI5_SK = <position>#<kind>, the document "
+            "and its capital activity first): a long document page reads its 100 positions in one Query. "
+            "ALL: the page shows every attribute of these small items; superseded copies are left out.",
         ),
     )
 )

@@ -76,7 +76,7 @@ DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:ent
 POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx", "positions:statement"}
 POSITION_WRITES = {"positions:commitment", "positions:remove", "positions:merge"}
 FUND_READS = {"funds:detail", "funds:export_xlsx"}
-INVESTOR_READS = {"investors:detail"}
+INVESTOR_READS = {"investors:detail", "investors:export_csv", "investors:export_xlsx"}
 # The user's own API tokens (no fund data): the list for anyone signed in; revoking is a POST.
 ACCOUNT_PAGES = {"api_tokens:list"}
 ACCOUNT_POST_ONLY = {"api_tokens:revoke"}

@@ -115,7 +115,8 @@ def test_templates_download_and_validate(sample, analyst_client):
 def test_document_xlsx_has_numbers_equal_to_the_page(sample, analyst_client):
     response = analyst_client.get("/documents/DOC001/export.xlsx")
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
-    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    assert response.streaming  # written row by row to a temporary file, then streamed
+    sheet = openpyxl.load_workbook(io.BytesIO(b"".join(response.streaming_content))).active
     assert sheet.freeze_panes == "A2"
     header = [c.value for c in sheet[1]]
     rows = [dict(zip(header, (c.value for c in r), strict=True)) for r in sheet.iter_rows(min_row=2)]
@@ -166,7 +167,9 @@ def test_document_csv_and_formula_like_ids_are_neutralised(backend, editor_clien
     rows = [row(position_id="-SUM1", investor_id="-1", currency="JPY", amount="50,000,000")]
     prepared = import_prepare(data=csv_bytes(rows), filename="f.csv")
     import_apply(prepared=prepared, user="t", workers=1)
-    text = editor_client.get("/documents/NOTICE_1/export.csv").content.decode()
+    response = editor_client.get("/documents/NOTICE_1/export.csv")
+    assert response.streaming
+    text = b"".join(response.streaming_content).decode()
     (only,) = list(csv.DictReader(io.StringIO(text)))
     assert (only["position_id"], only["investor_id"]) == ("'-SUM1", "'-1")
     assert (only["capital_call"], only["called"], only["currency"]) == ("50000000", "50000000", "JPY")

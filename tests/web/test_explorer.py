@@ -11,7 +11,7 @@ import pytest
 
 from fundportal.domain.errors import BadCursor, InvalidId
 from fundportal.ops import explorer
-from fundportal.store.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
+from fundportal.store.schema import DOCUMENT_INDEX, ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 DOC001_SKS = [
     "CAPITAL_ACTIVITY#2025-08-15",
@@ -43,12 +43,12 @@ def test_document_collection_is_the_whole_partition_in_sk_order(sample, django_a
     call_item = next(item for item in page.items if item["SK"] == "CAPITAL_CALL#POSITION_1")
     assert call_item["Amount"] == Decimal(500000)
     assert call_item["GSI2_PK"] == "POSITION_1"
-    assert {keys.index for keys in explorer.index_keys(call_item)} == {ENTITY_INDEX, POSITION_INDEX}
+    assert {keys.index for keys in explorer.index_keys(call_item)} == {ENTITY_INDEX, POSITION_INDEX, DOCUMENT_INDEX}
     historical = next(item for item in page.items if item["SK"] == "DOCUMENT#2025-09-01")
     assert historical["Version"] == "Historical"
     assert explorer.index_keys(historical) == []
     current = next(item for item in page.items if item["SK"] == "DOCUMENT#LATEST")
-    assert {keys.index for keys in explorer.index_keys(current)} == {ENTITY_INDEX, MONTH_INDEX}
+    assert {keys.index for keys in explorer.index_keys(current)} == {ENTITY_INDEX, MONTH_INDEX, DOCUMENT_INDEX}
 
 
 def test_document_collection_pages_with_a_signed_cursor(sample):

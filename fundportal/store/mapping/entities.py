@@ -24,7 +24,15 @@ from fundportal.domain.model import (
     Versioned,
 )
 
-from ..schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TTL_ATTRIBUTE
+from ..schema import (
+    DOCUMENT_INDEX,
+    ENTITY_INDEX,
+    INVESTOR_INDEX,
+    MONTH_INDEX,
+    POSITION_INDEX,
+    TABLE,
+    TTL_ATTRIBUTE,
+)
 from . import keys
 from .codecs import (
     APPROVAL,
@@ -207,6 +215,8 @@ DOCUMENT = EntityMap(
         MONTH_INDEX: lambda d: (
             keys.month_index_keys(d.as_of_date, d.document_id) if d.latest and d.as_of_date else None
         ),
+        # First in the document's page index (long document pages read it with their positions).
+        DOCUMENT_INDEX: lambda d: keys.document_index_keys(Kind.DOCUMENT, d.document_id) if d.latest else None,
     },
     stamp=_document_stamp,
     read_keys=_read_document_version,
@@ -224,6 +234,10 @@ CAPITAL_ACTIVITY = EntityMap(
         Attribute("currency", "Currency", TEXT, "USD"),
         Attribute("as_of_date", "AsOfDate", DATE),
     ),
+    indexes={
+        # The current copy, beside the document first in the document's page index.
+        DOCUMENT_INDEX: lambda a: keys.document_index_keys(Kind.CAPITAL_ACTIVITY, a.document_id) if a.latest else None,
+    },
     stamp=_version,
     read_keys=_read_version,
 )
@@ -263,6 +277,8 @@ def _entry_map(cls: type[PositionEntry]) -> EntityMap:
             # Every entry is in the entity index and the position index.
             ENTITY_INDEX: lambda e: keys.entity_index_keys(kind, e.document_id, e.position_id),
             POSITION_INDEX: lambda e: keys.position_index_keys(kind, e.position_id, e.document_id),
+            # Grouped by position in the document's page index (a long document page).
+            DOCUMENT_INDEX: lambda e: keys.document_index_keys(kind, e.document_id, e.position_id),
         },
         stamp=lambda _: _LATEST_VERSION,
         read_keys=_read_document_id,

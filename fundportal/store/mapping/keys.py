@@ -386,3 +386,34 @@ def import_part_keys(marker: str, part: int) -> tuple[str, str]:
     if part < 0:
         raise ValueError("a publishing part is numbered from 0")
     return _join(IMPORT_RUN_PREFIX, validate_marker(marker)), _join(IMPORT_PART_PREFIX, f"{part:03d}")
+
+
+# --- GSI_Document_Position: a document's current items grouped by position -------------------
+#   Document, current        GSI5_PK=DOC001 / GSI5_SK=!DOCUMENT
+#   CapitalActivity, current GSI5_PK=DOC001 / GSI5_SK=!CAPITAL_ACTIVITY
+#   Position entry           GSI5_PK=DOC001 / GSI5_SK=POSITION_1#CAPITAL_CALL
+# '!' (0x21) sorts before every id character, so the two headers come first; '#' (0x23) sorts
+# below every id character, so a position's entries sit together, before any longer id
+# (POSITION_1#... < POSITION_10#...). Superseded copies are not in it (sparse).
+DOCUMENT_HEADER_MARK = "!"
+# GSI5_SK bounds of the entries only: above the headers, below '~' (above every id character).
+DOCUMENT_ENTRIES_LOW = SEP
+DOCUMENT_ENTRIES_HIGH = _HIGH
+
+
+def document_index_keys(kind: Kind, document_id: str, position_id: str | None = None) -> tuple[str, str]:
+    """(GSI5_PK, GSI5_SK) of a current document, capital activity or position entry."""
+    pk = validate_id(document_id, "document id")
+    if kind.is_position_entry:
+        return pk, _join(validate_id(position_id or "", "position id"), kind.value)
+    return pk, DOCUMENT_HEADER_MARK + kind.value
+
+
+def document_index_after(position_id: str) -> str:
+    """A GSI5_SK above every entry of `position_id` and below the next position's."""
+    return _join(validate_id(position_id, "position id"), _HIGH)
+
+
+def document_index_before(position_id: str) -> str:
+    """A GSI5_SK below every entry of `position_id` and above the previous position's."""
+    return validate_id(position_id, "position id") + SEP

@@ -50,36 +50,7 @@ class DocumentRepository:
     def overview(self, document_id: str, *, consistent: bool = False) -> DocumentOverview:
         """Every item of a document from one Query on its partition (more only past 1 MB);
         `consistent`: strongly consistent (a write's read)."""
-        document = activity = None
-        document_history: list[Document] = []
-        activity_history: list[CapitalActivity] = []
-        positions: dict[str, PositionInDocument] = {}
-        for item in self._partition(document_id, consistent=consistent):
-            entity = entity_from_item(item)
-            if isinstance(entity, Document):
-                if entity.latest:
-                    document = entity
-                else:
-                    document_history.append(entity)
-            elif isinstance(entity, CapitalActivity):
-                if entity.latest:
-                    activity = entity
-                else:
-                    activity_history.append(entity)
-            else:
-                row = positions.get(entity.position_id)
-                if row is None:
-                    row = positions[entity.position_id] = PositionInDocument(document_id, entity.position_id)
-                row.by_kind[entity.kind] = entity
-        if document is None:
-            raise NotFound("Document", document_id)
-        return DocumentOverview(
-            document=document,
-            capital_activity=activity,
-            document_history=sorted(document_history, key=sort_key, reverse=True),
-            activity_history=sorted(activity_history, key=sort_key, reverse=True),
-            positions=sorted(positions.values(), key=lambda p: p.position_id),
-        )
+        return overview_of(document_id, self._partition(document_id, consistent=consistent))
 
     # Pattern 2
     def position_in_document(self, document_id: str, position_id: str) -> PositionInDocument:
@@ -274,6 +245,40 @@ class DocumentRepository:
     ) -> int:
         """Prepared items (entities' `to_item()`), BatchWriteItem 25 at a time over `workers` threads."""
         return self.gateway.batch_write(items, workers=workers, progress=progress)
+
+
+def overview_of(document_id: str, items: Iterable[dict[str, Any]]) -> DocumentOverview:
+    """The overview of a document from its partition's items (NotFound without its document)."""
+    document = activity = None
+    document_history: list[Document] = []
+    activity_history: list[CapitalActivity] = []
+    positions: dict[str, PositionInDocument] = {}
+    for item in items:
+        entity = entity_from_item(item)
+        if isinstance(entity, Document):
+            if entity.latest:
+                document = entity
+            else:
+                document_history.append(entity)
+        elif isinstance(entity, CapitalActivity):
+            if entity.latest:
+                activity = entity
+            else:
+                activity_history.append(entity)
+        else:
+            row = positions.get(entity.position_id)
+            if row is None:
+                row = positions[entity.position_id] = PositionInDocument(document_id, entity.position_id)
+            row.by_kind[entity.kind] = entity
+    if document is None:
+        raise NotFound("Document", document_id)
+    return DocumentOverview(
+        document=document,
+        capital_activity=activity,
+        document_history=sorted(document_history, key=sort_key, reverse=True),
+        activity_history=sorted(activity_history, key=sort_key, reverse=True),
+        positions=sorted(positions.values(), key=lambda p: p.position_id),
+    )
 
 
 def _loaded(cls: Any, item: dict[str, Any] | None) -> Loaded[Any]:

@@ -1,0 +1,79 @@
+"""The investor page 100 positions at a time (Next/Previous, signed cursors).
+
+An investor holds few positions (a large administrator: 20,000 investors, 100,000 positions, 5
+on average), so the page reads every register of the investor, as it always did (one Query of
+the investor index; a 1 MB Query page holds at least 100 registers of the largest size), and
+its totals come from all of them, never from the page shown. The bound this relies on is
+`MAX_INVESTOR_POSITIONS`: up to it the page costs at most 10 Query pages; an investor past it
+needs an investor summary (maintained like the fund summaries) instead of this read. Rows are in
+position order (fund, then position); only the page's 100 positions get their lines (and IRRs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.errors import NotFound
+from fundportal.domain.kinds import validate_id
+from fundportal.domain.model import PositionRegister
+from fundportal.store.repositories.register import RegisterRepository
+from fundportal.web.paging import PAGE_ROWS, Pager, place_of, slice_page
+from funds.reconciliation import GroupReconciliation, group_reconciliation
+from funds.selectors import GroupPage, position_lines, totals
+
+MAX_INVESTOR_POSITIONS = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class InvestorView:
+    page: GroupPage  # this page's lines, the totals of every position
+    pager: Pager
+    positions: int  # every position of the investor within the scope
+    registers: list[PositionRegister]  # every one of them (the export writes them all)
+
+    @property
+    def reconciliation(self) -> GroupReconciliation:
+        """Computed vs reported unfunded over every position, not the page's (no request)."""
+        on = date.today()
+        return group_reconciliation([line for r in self.registers for line in position_lines(r, on)])
+
+
+def investor_registers(
+    *, investor_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+) -> list[PositionRegister]:
+    """Every register of the investor within `scope`, in position order (fund, position): one
+    Query of the investor index. NotFound if none (an LP user: their own investors only)."""
+    validate_id(investor_id, "investor id")
+    scope.require_investor(investor_id)
+    found = (repository or RegisterRepository()).investor_positions(investor_id)
+    covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
+    registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
+    if not registers:
+        raise NotFound("Investor", investor_id)
+    return registers
+
+
+def investor_view(
+    *,
+    investor_id: str,
+    cursor: str | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
+    page_size: int = PAGE_ROWS,
+) -> InvestorView:
+    """One page of the investor page: the investor's registers (one Query), totals over all of
+    them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor."""
+    binding: tuple[Any, ...] = ("investor-page", investor_id)
+    place = place_of(cursor, binding)
+    registers = investor_registers(investor_id=investor_id, scope=scope, repository=repository)
+    shown, pager = slice_page(registers, place, binding, page_size)
+    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    page = GroupPage(
+        group_id=investor_id,
+        lines=[line for r in shown for line in position_lines(r, on)],
+        totals=totals(registers, on),
+    )
+    return InvestorView(page=page, pager=pager, positions=len(registers), registers=registers)
