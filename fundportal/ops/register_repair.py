@@ -1,7 +1,8 @@
 """Keeping the position register true: recompute every register from the entries
 (a maintenance Scan: never on a request path) and report or repair the differences.
 
-`verify_positions` reports; `verify_positions --repair` writes each register that differs (or is
+The fund summaries are checked too (`summary_repair`): each shard against the stored registers
+that hash to it. `verify_positions` reports; `verify_positions --repair` writes each register that differs (or is
 missing: that is how a table written before the register existed gets one), conditioned on the
 revision it read, so a concurrent entry write always wins and a second run writes nothing.
 A position holding entries that an unfinished import put in its new documents and has not
@@ -30,6 +31,7 @@ from fundportal.store.schema import INVESTOR_INDEX, TABLE
 from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 from .abandoned_imports import Stranded, clear, stranded_entries, without
+from .summary_repair import repair_drifts, summary_drifts
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
@@ -180,6 +182,15 @@ def verify_positions(
                     f"{group.reason}: its entries in {group.document_id} count nowhere; --repair clears them",
                 )
             )
+    # Fund summaries against the registers as stored (before any register repair, whose own
+    # transaction then moves its shard by an exact delta).
+    drifts = summary_drifts(items, (h["register"] for h in stored.values() if h.get("register") is not None))
+    for drift in drifts:
+        report.differences.append(Difference(drift.label, drift.problem))
+    if repair and drifts:
+        repaired, skipped = repair_drifts(drifts, table)
+        report.repaired += repaired
+        report.skipped += skipped
     if repair and stranded:
         report.cleared = clear(stranded, table)
     repository = RegisterRepository(TableGateway(table))
@@ -209,7 +220,7 @@ def verify_positions(
         new = replace(want, revision=seen + 1)
         try:
             with UnitOfWork(repository.gateway) as uow:
-                uow.put(new, expect=seen or NEW, name="register")
+                uow.put(new, expect=seen or NEW, name="register", was=current)
                 if have.get("legacy_copy"):
                     legacy = (keys.register_pk(position_id), keys.legacy_investor_copy_sk())
                     uow.delete(legacy, name="legacy register copy")
