@@ -40,7 +40,7 @@ POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 4
 def positions_per_transaction() -> int:
     """Registers a transaction moves: the document, the audit and the fund summary's shard
     updates (one document: one fund) take the rest of its 100 actions."""
-    return POSITIONS_PER_TRANSACTION - summary_actions()
+    return min(POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 4 - summary_actions())
 
 
 APPROVAL_ACTIONS = frozenset(("submit", "approve"))

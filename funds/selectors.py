@@ -1,10 +1,12 @@
 """Reads about funds and investors, as view models: every figure comes from the
 position register (one item per position) through `fundportal.domain.figures` / `returns`.
 
-- fund page: one Query (GSI_Entity_Document, GSI_PK = FUND#<fund>) -> every position's register;
+- fund page: the fund's summary shards (one BatchGetItem: the headline totals, pooled IRR) and
+  one page of 100 registers (one Query on GSI_Entity_Document, GSI_PK = FUND#<fund>, signed
+  cursors for Next/Previous): two requests whatever the fund's size;
 - investor page: one Query (GSI_Investor_Position, GSI4_PK = INVESTOR#<id>) -> the LP's registers;
-- funds list: one Query of the funds catalog + one Query per fund (totals summed at read time:
-  no item holds a fund's totals, so no item is written by every write to a fund).
+- funds list: one Query of the funds catalog + one BatchGetItem per 100 summary shards
+  (`fundportal.domain.summary`): no fund's registers are read.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
 from fundportal.domain.returns import as_percent
+from fundportal.domain.summary import SummaryTotals, totals_as_of
 from fundportal.domain.valuation import irr_as_of
 from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.repositories.summaries import SummaryRepository
 from fundportal.web.links import PositionLinks
 from funds.reconciliation import GroupReconciliation, group_reconciliation
 
@@ -207,13 +211,31 @@ def totals(registers: Iterable[PositionRegister], as_of: date | None = None) -> 
     return lines
 
 
+def summary_totals(summary: SummaryTotals) -> TotalLine:
+    """A fund's totals from its summary, as a total line."""
+    return TotalLine(
+        currency=summary.currency,
+        positions=summary.positions,
+        commitment=summary.commitment,
+        figures=summary.figures,
+        percent_called=summary.percent_called,
+        irr_percent=as_percent(summary.irr),
+        unfunded_computed=summary.unfunded_computed,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class GroupPage:
-    """A fund's or an investor's positions with totals per currency."""
+    """A fund's or an investor's positions with totals per currency (a fund's: one page of its
+    positions, the totals of all of them from its summary, and the cursors beside the page)."""
 
     group_id: str
     lines: list[PositionLine]
     totals: list[TotalLine]
+    next_cursor: str | None = None
+    previous_cursor: str | None = None
+    page_number: int = 1
+    positions: int = 0  # every position of the group (a fund page shows a page of them)
 
     @property
     def reconciliation(self) -> GroupReconciliation:
@@ -222,20 +244,34 @@ class GroupPage:
 
 
 def fund_detail(
-    *, fund_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    fund_id: str,
+    cursor: str | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
+    summaries: SummaryRepository | None = None,
 ) -> GroupPage:
-    """Every position of the fund with its figures, and fund totals per currency: one Query.
-    NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any read."""
+    """The fund's headline totals per currency from its summary (one BatchGetItem of its shards)
+    and one page of its positions with their figures (one Query, 100 a page, signed cursors).
+    NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any
+    read, and for a fund with neither a summary nor a position."""
     validate_id(fund_id, "fund id")
     scope.require_fund(fund_id, "Fund", fund_id)
-    registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
-    if not registers:
+    repository = repository or RegisterRepository()
+    summary = (summaries or SummaryRepository(getattr(repository, "gateway", None))).fund(fund_id)
+    page = repository.fund_page(fund_id, cursor)
+    if not page.registers and not summary and cursor is None:
         raise NotFound("Fund", fund_id)
     on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    totals_lines = [summary_totals(t) for t in totals_as_of(summary or {}, on)]
     return GroupPage(
         group_id=fund_id,
-        lines=[line for r in registers for line in position_lines(r, on)],
-        totals=totals(registers, on),
+        lines=[line for r in page.registers for line in position_lines(r, on)],
+        totals=totals_lines,
+        next_cursor=page.next_cursor,
+        previous_cursor=page.previous_cursor,
+        page_number=page.number,
+        positions=max((t.positions for t in totals_lines), default=0),
     )
 
 
@@ -267,18 +303,25 @@ class FundSummary:
     totals: list[TotalLine]
 
 
-def fund_list(*, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None) -> list[FundSummary]:
-    """The funds catalog (one Query) and each covered fund's totals (one Query per fund); an
-    LP user, who sees no fund's totals, reads nothing."""
+def fund_list(
+    *,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
+    summaries: SummaryRepository | None = None,
+) -> list[FundSummary]:
+    """The funds catalog (one Query) and each covered fund's totals from its summary shards (one
+    BatchGetItem per 100 shards); an LP user, who sees no fund's totals, reads nothing."""
     if scope.is_investor or not (scope.all_funds or scope.funds):
         return []
     repository = repository or RegisterRepository()
+    covered = [fund_id for fund_id in repository.funds() if scope.covers_fund(fund_id)]
+    found = (summaries or SummaryRepository(getattr(repository, "gateway", None))).funds(covered) if covered else {}
+    on = date.today()
     return [
         FundSummary(
             fund_id=fund_id,
             url=reverse("funds:detail", args=(fund_id,)),
-            totals=totals(repository.fund_positions(fund_id)),
+            totals=[summary_totals(t) for t in totals_as_of(found.get(fund_id, {}), on)],
         )
-        for fund_id in repository.funds()
-        if scope.covers_fund(fund_id)
+        for fund_id in covered
     ]

@@ -26,8 +26,10 @@ def row(response, position_id: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(0)))
 
 
-def test_fund_page_is_one_query_with_the_seed_figures(sample, analyst_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(1, ["Query"]):
+def test_fund_page_is_its_summary_and_one_page_query_with_the_seed_figures(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "Query"]):
         response = analyst_client.get("/funds/FUND_A/")
     assert response.status_code == 200
     first, second = row(response, "POSITION_1"), row(response, "POSITION_2")
@@ -57,8 +59,10 @@ def test_investor_page_is_one_query(sample, analyst_client, django_assert_dynamo
     assertContains(response, 'href="/funds/FUND_A/"')
 
 
-def test_funds_list_is_the_catalog_plus_one_query_per_fund(sample, analyst_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(2, ["Query", "Query"]):
+def test_funds_list_is_the_catalog_plus_one_batch_of_summary_shards(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    with django_assert_dynamodb_requests(2, ["Query", "BatchGetItem"]):
         response = analyst_client.get("/funds/")
     page = text(response)
     assert "FUND_A USD 2 USD 3,150,000.00 USD 1,950,000.00 61.9 % USD 240,000.00" in page
