@@ -110,16 +110,18 @@ def parallel(
             raise
 
 
-def summary_groups(positions: list[str], by_position: dict[str, list[PositionEntry]], room: int) -> list[list[str]]:
-    """`positions` in groups whose registers and fund-summary shard updates (one per shard a
-    group touches: `fundportal.store.uow`) fit in `room` actions."""
+def summary_groups(
+    positions: list[str], by_position: dict[str, list[PositionEntry]], most: int, room: int
+) -> list[list[str]]:
+    """`positions` in groups of at most `most` whose registers and fund-summary shard updates
+    (one per shard a group touches: `fundportal.store.uow`) fit in `room` actions."""
     shards = summary_shard_count()
     groups: list[list[str]] = []
     group: list[str] = []
     touched: set[tuple[str, int]] = set()
     for position_id in positions:
         shard = summary_shard_of(by_position[position_id][0].fund_id, position_id, shards)
-        if group and len(group) + 1 + len(touched | {shard}) > room:
+        if group and (len(group) == most or len(group) + 1 + len(touched | {shard}) > room):
             groups.append(group)
             group, touched = [], set()
         group.append(position_id)
@@ -161,7 +163,7 @@ class RegisterPhase:
         foreign = {m for r in self.registers.values() for m in r.imports if m != self.stamp.marker}
         self.published = self.repository.published(foreign) if foreign else set()
         positions = sorted(by_position)
-        groups = summary_groups(positions, by_position, POSITIONS_PER_TRANSACTION)
+        groups = summary_groups(positions, by_position, POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 1)
 
         def registers(positions: list[str]) -> int:
             self._count(positions, by_position)
