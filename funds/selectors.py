@@ -11,7 +11,7 @@ position register (one item per position) through `fundportal.domain.figures` / 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -325,3 +325,22 @@ def fund_list(
         )
         for fund_id in covered
     ]
+
+
+def fund_export(
+    *, fund_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+) -> tuple[GroupPage, Iterator[list[PositionLine]]]:
+    """The full list of a fund's lines for an export: its first page with the totals (as the
+    fund page), and the later pages' lines, read one Query at a time as the caller consumes
+    them (a streamed CSV never holds the fund in memory)."""
+    repository = repository or RegisterRepository()
+    first = fund_detail(fund_id=fund_id, scope=scope, repository=repository)
+
+    def later() -> Iterator[list[PositionLine]]:
+        cursor, on = first.next_cursor, date.today()
+        while cursor:
+            page = repository.fund_page(fund_id, cursor)
+            yield [line for r in page.registers for line in position_lines(r, on)]
+            cursor = page.next_cursor
+
+    return first, later()

@@ -16,13 +16,13 @@ from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import MAX_ITEM_BYTES, TableGateway
-from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories import summaries
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.summaries import SummaryRepository, shard_count, shard_items
 from funds.selectors import fund_detail
 from imports.services import import_apply, import_prepare
 from positions.services import commitment_set
+from tests.fund_loading import load_fund
 from tests.notices import csv_bytes, notice_rows
 
 pytestmark = pytest.mark.django_db
@@ -119,23 +119,8 @@ def _writes(fund_id: str, shard: int) -> int:
     return int(found["Writes"])
 
 
-def _load_fund(fund_id: str, positions: int) -> list[PositionRegister]:
-    registers = []
-    for n in range(positions):
-        position_id = f"{fund_id}_P{n:05d}"
-        builder = FiguresBuilder(flows=True)
-        builder.add(CapitalCall("DOC_BIG", position_id, fund_id, f"INV_{n}", Decimal(1000 + n), "Completed"))
-        registers.append(
-            PositionRegister(position_id, fund_id, f"INV_{n}", commitment=Decimal(5000), revision=1).with_builder(
-                builder
-            )
-        )
-    TableGateway().batch_write([*(to_item(r) for r in registers), *shard_items(registers)], workers=4)
-    return registers
-
-
 def test_a_large_fund_page_is_its_summary_and_one_page_of_100_positions(backend, django_assert_dynamodb_requests):
-    _load_fund("FUND_BIG", 230)
+    load_fund("FUND_BIG", 230)
     seen: list[str] = []
     cursor = None
     pages = []
