@@ -27,6 +27,7 @@ from ..mapping import keys
 SUMMARY_TYPE = "FundSummaryShard"
 WRITES = "Writes"  # how many transactions changed the shard (a repair is conditioned on it)
 DEFAULT_SHARDS = 10
+MAX_SHARDS = 50
 BATCH_GET_KEYS = 100
 Key = tuple[str, str]
 
@@ -35,7 +36,10 @@ def shard_count() -> int:
     """The number of shards per fund (setting FUND_SUMMARY_SHARDS)."""
     from django.conf import settings
 
-    return int(getattr(settings, "FUND_SUMMARY_SHARDS", DEFAULT_SHARDS))
+    shards = int(getattr(settings, "FUND_SUMMARY_SHARDS", DEFAULT_SHARDS))
+    if not 1 <= shards <= MAX_SHARDS:  # a transaction keeps room for one update per shard
+        raise ValueError(f"FUND_SUMMARY_SHARDS must be between 1 and {MAX_SHARDS}, not {shards}")
+    return shards
 
 
 def shard_of(register: PositionRegister, shards: int | None = None) -> tuple[str, int]:
