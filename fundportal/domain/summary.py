@@ -60,11 +60,20 @@ DATED = frozenset({CALL, DISTRIBUTION, NAV_ON, NAVS_ON, ROLL})
 class RegisterLike(Protocol):
     """What a contribution reads of a position register (`fundportal.domain.model.PositionRegister`)."""
 
-    currency: str
-    commitment: Decimal | None
-    rollup: dict[str, dict[str, Any]]
-    awaiting: dict[str, dict[str, Any]]
-    awaiting_documents: tuple[str, ...]
+    @property
+    def currency(self) -> str: ...
+
+    @property
+    def commitment(self) -> Decimal | None: ...
+
+    @property
+    def rollup(self) -> dict[str, dict[str, Any]]: ...
+
+    @property
+    def awaiting(self) -> dict[str, dict[str, Any]]: ...
+
+    @property
+    def awaiting_documents(self) -> tuple[str, ...]: ...
 
 
 def _put(vector: Vector, measure: Measure, amount: Decimal) -> None:
