@@ -352,7 +352,7 @@ def run(
         query_s: Samples = samples[f"{label} query"]
         rows.append(
             {
-                "path": path,
+                "path": f"{fund_path} (middle page)" if label == "fund middle" else path,
                 "requests": page_s.trials,
                 "p50_ms": round(page_s.median, 2),
                 "p95_ms": round(page_s.p95, 2),
