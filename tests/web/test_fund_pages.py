@@ -73,3 +73,18 @@ def test_the_workbook_holds_every_position_and_the_fund_totals(backend, analyst_
     sheet = openpyxl.load_workbook(io.BytesIO(analyst_client.get("/funds/FUND_BIG/export.xlsx").content)).active
     values = [row for row in sheet.iter_rows(values_only=True)]
     assert sum(1 for row in values if row[2] and str(row[2]).startswith("FUND_BIG_P")) == POSITIONS
+
+
+def test_the_funds_list_reads_the_catalog_and_one_batch_per_100_summary_shards(
+    backend, analyst_client, django_assert_dynamodb_requests
+):
+    for n in range(12):  # 12 funds x 10 shards: 120 keys, two BatchGetItem requests
+        load_fund(f"FUND_L{n:02d}", 3 + n)
+    with django_assert_dynamodb_requests(3, ["Query", "BatchGetItem", "BatchGetItem"]):
+        response = analyst_client.get("/funds/")
+    page = response.content.decode()
+    for n in range(12):
+        assert f'data-fund="FUND_L{n:02d}"' in page
+    assert re.search(
+        r'data-fund="FUND_L11"[^>]*>\s*<th[^>]*>.*?</th>\s*<td>USD</td>\s*<td class="num">14</td>', page, re.S
+    )
