@@ -117,6 +117,14 @@ class SummaryDeltas:
 
 def update_action(gateway: TableGateway, fund_id: str, shard: int, vector: Mapping[rule.Measure, Decimal]) -> dict:
     """An Update adding `vector` to the shard item (created by the first)."""
+    expression, names, values = _adding(fund_id, shard, vector)
+    return gateway.update_action(keys.summary_keys(fund_id, shard), expression, names, values)
+
+
+def _adding(
+    fund_id: str, shard: int, vector: Mapping[rule.Measure, Decimal]
+) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """The update expression adding `vector` to a shard (and one to its write count)."""
     names = {"#type": "EntityType", "#fund": "FundId", "#shard": "Shard", "#writes": WRITES}
     values: dict[str, Any] = {":type": SUMMARY_TYPE, ":fund": fund_id, ":shard": shard, ":one": 1}
     adds = ["#writes :one"]
@@ -124,8 +132,7 @@ def update_action(gateway: TableGateway, fund_id: str, shard: int, vector: Mappi
         names[f"#m{index}"] = keys.summary_attribute(code, what, on)
         values[f":m{index}"] = amount
         adds.append(f"#m{index} :m{index}")
-    expression = "SET #type = :type, #fund = :fund, #shard = :shard ADD " + ", ".join(adds)
-    return gateway.update_action(keys.summary_keys(fund_id, shard), expression, names, values)
+    return "SET #type = :type, #fund = :fund, #shard = :shard ADD " + ", ".join(adds), names, values
 
 
 def _order(pair: tuple[rule.Measure, Decimal]) -> tuple[str, str, str]:
@@ -182,14 +189,7 @@ def repair(
     """Add `correction` to a shard that drifted, only if no write changed it since it was read
     (`seen`: its Writes then; None: it was absent). ConditionFailed when one did: that write's
     own delta was exact, the drift is measured again by the next verification."""
-    names = {"#type": "EntityType", "#fund": "FundId", "#shard": "Shard", "#writes": WRITES}
-    values: dict[str, Any] = {":type": SUMMARY_TYPE, ":fund": fund_id, ":shard": shard, ":one": 1}
-    adds = ["#writes :one"]
-    for index, ((code, what, on), amount) in enumerate(sorted(correction.items(), key=_order)):
-        names[f"#m{index}"] = keys.summary_attribute(code, what, on)
-        values[f":m{index}"] = amount
-        adds.append(f"#m{index} :m{index}")
-    expression = "SET #type = :type, #fund = :fund, #shard = :shard ADD " + ", ".join(adds)
+    expression, names, values = _adding(fund_id, shard, correction)
     if seen is None:
         condition = Condition("attribute_not_exists(PK)")
     else:
