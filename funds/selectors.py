@@ -136,16 +136,16 @@ def awaiting_by_currency(register: PositionRegister) -> dict[str, str]:
     return {code: text for code, text in shown.items() if text}
 
 
-def position_lines(register: PositionRegister, as_of: date | None = None) -> list[PositionLine]:
+def position_lines(register: PositionRegister, as_of: date | None = None, *, irr: bool = True) -> list[PositionLine]:
     """The register's figures valued as of `as_of` (None: today), a line per currency; each line
     names what awaits approval in its currency (a currency only awaiting approval is named on the
-    first line)."""
+    first line). `irr=False` for a slim copy (the fund page's: no full flow history, no IRR)."""
     lines = []
     awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
     for figures in register.figures(as_of):
         commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
         called = percent_called(figures.called, commitment)
-        irr_value = as_percent(register.irr(figures.currency, as_of))
+        irr_value = as_percent(register.irr(figures.currency, as_of)) if irr else None
         lines.append(
             PositionLine(
                 position_id=register.position_id,
@@ -266,7 +266,7 @@ def fund_detail(
     totals_lines = [summary_totals(t) for t in totals_as_of(summary or {}, on)]
     return GroupPage(
         group_id=fund_id,
-        lines=[line for r in page.registers for line in position_lines(r, on)],
+        lines=[line for r in page.registers for line in position_lines(r, on, irr=False)],
         totals=totals_lines,
         next_cursor=page.next_cursor,
         previous_cursor=page.previous_cursor,
@@ -340,7 +340,7 @@ def fund_export(
         cursor, on = first.next_cursor, date.today()
         while cursor:
             page = repository.fund_page(fund_id, cursor)
-            yield [line for r in page.registers for line in position_lines(r, on)]
+            yield [line for r in page.registers for line in position_lines(r, on, irr=False)]
             cursor = page.next_cursor
 
     return first, later()

@@ -27,7 +27,7 @@ from fundportal.store.mapping.entities import LEGACY_INVESTOR_COPY_TYPE, REGISTE
 from fundportal.store.repositories.documents import REQUEST_TOKEN
 from fundportal.store.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
 from fundportal.store.repositories.register import RegisterRepository
-from fundportal.store.schema import INVESTOR_INDEX, TABLE
+from fundportal.store.schema import FUND_INDEX, INVESTOR_INDEX, TABLE
 from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 from .abandoned_imports import Stranded, clear, stranded_entries, without
@@ -35,6 +35,8 @@ from .summary_repair import repair_drifts, summary_drifts
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
+# The fund page's slim copy: its index keys (every register write puts `Lines` beside them).
+FUND_PAGE_KEYS = (TABLE.index(FUND_INDEX).pk, TABLE.index(FUND_INDEX).sk)
 
 
 @dataclass
@@ -95,6 +97,7 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
             have["register"] = register
             want = to_item(register)
             have["indexed"] = all(item.get(name) == want[name] for name in INVESTOR_INDEX_KEYS)
+            have["fund_paged"] = "Lines" in item and all(item.get(name) == want[name] for name in FUND_PAGE_KEYS)
         elif kind == LEGACY_INVESTOR_COPY_TYPE:
             stored.setdefault(keys.parse_register_pk(item["PK"]), {})["legacy_copy"] = True
     expected: dict[str, PositionRegister] = {}
@@ -154,6 +157,8 @@ def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
         problems.append(f"an entry names {fund_id}/{investor_id}, the register {want.fund_id}/{want.investor_id}")
     if not have.get("indexed"):
         problems.append("not in the investor index (written before it)")
+    elif not have.get("fund_paged"):
+        problems.append("no slim copy on the fund page index (written before it)")
     if have.get("legacy_copy"):
         problems.append("an investor copy left from before the investor index")
     return problems

@@ -11,6 +11,7 @@ ENTITY_INDEX = "GSI_Entity_Document"
 POSITION_INDEX = "GSI_Position_Document"
 MONTH_INDEX = "GSI_Latest_Documents_By_Month"
 INVESTOR_INDEX = "GSI_Investor_Position"
+FUND_INDEX = "GSI_Fund_Position"
 # A changed index is built beside the old one as `<name>_v<version>` (IndexDef.physical_name).
 VERSION_SEPARATOR = "_v"
 # Epoch seconds after which DynamoDB's TTL deletes an item: written only on items meant to expire
@@ -37,6 +38,9 @@ POSITION_PROJECTION = (
     # of a latest figure reads the entries from this index.
     "UpdatedAt",
 )
+# The fund page's slim register copy: ids, currency, commitment and `Lines` (the roll-up
+# without dated flows, `codecs.register_lines_out`), never the whole `Rollup`.
+FUND_PROJECTION = ("PositionId", "FundId", "InvestorId", "Currency", "Commitment", "Revision", "UpdatedAt", "Lines")
 # Attributes the document list shows.
 # DocumentType: the list shows and filters it from the index alone.
 MONTH_PROJECTION = ("Title", "FundId", "AsOfDate", "Status", "Revision", "Currency", "UpdatedAt", "DocumentType")
@@ -149,6 +153,15 @@ TABLE = TableDef(
             "ALL",
             why="Sparse: only position registers carry GSI4_PK (INVESTOR#<id>), so an investor's "
             "positions are one Query, kept right by the register's own write (no copy item to keep in step).",
+        ),
+        IndexDef(
+            FUND_INDEX,
+            "GSI5_PK",
+            "GSI5_SK",
+            "INCLUDE",
+            FUND_PROJECTION,
+            why="Sparse: only position registers carry GSI5_PK (FUND#<id>); the fund page reads 100 slim "
+            "copies a page (no dated cash flows: a few hundred bytes each, whatever a position's history).",
         ),
     )
 )

@@ -7,7 +7,7 @@ import pytest
 
 from bench import common, hot_keys, report
 from fundportal.store.instrumentation import collect
-from fundportal.store.schema import ENTITY_INDEX
+from fundportal.store.schema import ENTITY_INDEX, FUND_INDEX
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
 
@@ -53,7 +53,7 @@ def test_the_import_loads_the_document_partition_and_the_fund_index_key(local_ba
 def test_the_fund_page_reads_its_index_key_and_its_summary_shards_unscaled(local_backend):
     result = hot_keys.fund_page(local_backend.endpoint, 20, table=f"{local_backend.table}_fund")
     keys = _keys(result)
-    (index,) = [k for (table, _), k in keys.items() if table == ENTITY_INDEX]
+    (index,) = [k for (table, _), k in keys.items() if table == FUND_INDEX]
     shards = [key for table, key in keys if table == "table"]
     assert index["wcu_per_s"] == 0 and index["rcu_per_s"] > 0
     assert shards and all(key.startswith("FUND_SUMMARY#HOT_FUND#") for key in shards)

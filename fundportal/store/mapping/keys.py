@@ -298,6 +298,11 @@ def fund_index_keys(fund_id: str, position_id: str) -> tuple[str, str]:
     return fund_index_pk(fund_id), register_pk(position_id)
 
 
+def fund_page_index_keys(fund_id: str, position_id: str) -> tuple[str, str]:
+    """(GSI5_PK, GSI5_SK) of a register: its slim copy on the fund page's index."""
+    return fund_index_keys(fund_id, position_id)
+
+
 def fund_index_pk(fund_id: str) -> str:
     return _join(FUND_PREFIX, validate_id(fund_id, "fund id"))
 

@@ -13,10 +13,11 @@ from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
 from ..mapping.entities import FundCatalogEntry, from_item, to_item
-from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
+from ..schema import ENTITY_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)
 _INVESTOR = TABLE.index(INVESTOR_INDEX)
+_FUND = TABLE.index(FUND_INDEX)
 
 
 def register_key(position_id: str) -> tuple[str, str]:
@@ -68,7 +69,7 @@ class FundPositionsPage:
 
 
 FUND_PAGE_SIZE = 100
-_INDEX_KEYS = ("PK", "SK", _ENTITY.pk, _ENTITY.sk)
+_INDEX_KEYS = ("PK", "SK", _FUND.pk, _FUND.sk)
 
 
 def _start_key(item: dict[str, Any]) -> dict[str, Any]:
@@ -78,17 +79,18 @@ def _start_key(item: dict[str, Any]) -> dict[str, Any]:
 def fund_positions_page(
     gateway: TableGateway, fund_id: str, cursor: str | None = None, limit: int = FUND_PAGE_SIZE
 ) -> FundPositionsPage:
-    """Pattern 13, paged: `limit` registers of the fund in position order from one Query on
-    GSI_Entity_Document; the cursor is signed and bound to the fund (BadCursor otherwise) and
+    """Pattern 13, paged: `limit` slim register copies of the fund in position order from one
+    Query on GSI_Fund_Position (`slim_register`); the cursor is signed and bound to the fund
+    (BadCursor otherwise) and
     says which way to read (a previous page is read backwards from this page's first item)."""
     query = ("fund positions", fund_id)
     start_key, carried = cursors.decode(cursor, query) if cursor else (None, {})
     backwards = carried.get("d") == "b"
     number = int(carried.get("p") or 1) if str(carried.get("p") or "1").isdigit() else 1
     page = gateway.query_page(
-        f"{_ENTITY.pk} = :pk",
+        f"{_FUND.pk} = :pk",
         {":pk": keys.fund_index_pk(fund_id)},
-        index=ENTITY_INDEX,
+        index=FUND_INDEX,
         limit=limit,
         start_key=start_key,
         forward=not backwards,
@@ -101,4 +103,11 @@ def fund_positions_page(
     previous_cursor = (
         cursors.encode(_start_key(items[0]), query, {"d": "b", "p": number - 1}) if items and before else None
     )
-    return FundPositionsPage([from_item(PositionRegister, i) for i in items], next_cursor, previous_cursor, number)
+    return FundPositionsPage([slim_register(i) for i in items], next_cursor, previous_cursor, number)
+
+
+def slim_register(item: dict[str, Any]) -> PositionRegister:
+    """A register from its slim copy (`codecs.register_lines_out`): figures, commitment, ids and
+    only the flows after its NAV date, enough to value it as of today but not for an IRR (the
+    position page has it)."""
+    return from_item(PositionRegister, {**item, "Rollup": item.get("Lines") or {}})
