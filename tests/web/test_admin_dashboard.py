@@ -11,7 +11,15 @@ from django.urls import reverse
 
 from fundportal.store.gateway import call
 from fundportal.store.instrumentation import page_log
-from fundportal.store.schema import ENTITY_INDEX, INVESTOR_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE, TableDef
+from fundportal.store.schema import (
+    ENTITY_INDEX,
+    FUND_INDEX,
+    INVESTOR_INDEX,
+    MONTH_INDEX,
+    POSITION_INDEX,
+    TABLE,
+    TableDef,
+)
 from tests.web.test_explorer import DOC001_SKS, POSITION_1_GSI2_SKS
 
 PAGES = ["index", "table", "patterns", "explorer", "requests"]
@@ -44,7 +52,7 @@ def test_section_index_has_breadcrumbs_and_links(staff_client, db):
         assert f'href="{url(name)}"' in html
 
 
-def test_table_page_shows_the_table_and_its_four_active_indexes(staff_client, sample):
+def test_table_page_shows_the_table_and_its_five_active_indexes(staff_client, sample):
     response = staff_client.get(url("table"))
     html = response.content.decode()
     assert response.status_code == 200
@@ -58,6 +66,7 @@ def test_table_page_shows_the_table_and_its_four_active_indexes(staff_client, sa
         (POSITION_INDEX, "active"),
         (MONTH_INDEX, "active"),
         (INVESTOR_INDEX, "active"),
+        (FUND_INDEX, "active"),
     ]
     assert "GSI2_PK (partition)" in html and "GSI2_SK (sort)" in html
     assert "INCLUDE" in html and "AsOfDate" in html
