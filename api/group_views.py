@@ -59,12 +59,18 @@ def _lines(
 
 @router.get("/funds/{fund_id}/lines", response=GroupLinesOut, tags=["funds"])
 def fund_lines(
-    request: HttpRequest, fund_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
+    request: HttpRequest, fund_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor
 ) -> dict[str, Any]:
-    """The fund's positions, a line per currency, and its totals (the fund page)."""
+    """The fund's positions, 100 a page (a line per currency), and its totals from the fund's
+    summary: the fund page's own page and signed cursor (`next`), so any fund size costs the same."""
     on = as_of or date.today()
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
-    return _lines(request, page, on, "fund", cursor, limit)
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, cursor=cursor, scope=scope_of(request))
+    return {
+        "next": next_link(request, page.next_cursor),
+        "as_of": on,
+        "lines": [schemas.line_out(line) for line in page.lines],
+        "totals": [schemas.total_out(t) for t in page.totals],
+    }
 
 
 class GroupFiguresOut(Schema):

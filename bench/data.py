@@ -82,10 +82,12 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
     from fundportal.domain.figures import FiguresBuilder
     from fundportal.domain.model import NetAssetValue, PositionRegister
     from fundportal.store.mapping.entities import FundCatalogEntry
+    from fundportal.store.repositories.summaries import shard_items
 
     on = as_of(0)
     ids = [f"{fund_id}_P{n:05d}" for n in range(positions)]
     items: list[dict[str, Any]] = []
+    registers: list[PositionRegister] = []
     for position_id, *made in _grouped(entries(f"{fund_id}_DOC", ids, on, fund_id=fund_id), 3):
         builder = FiguresBuilder(flows=True)
         for entry in made:
@@ -96,7 +98,8 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
             position_id, fund_id, first.investor_id, commitment=Decimal(2_000_000), revision=1
         ).with_builder(builder)
         items.append(mapping.to_item(register))
-    return [*items, mapping.to_item(FundCatalogEntry(fund_id))]
+        registers.append(register)
+    return [*items, mapping.to_item(FundCatalogEntry(fund_id)), *shard_items(registers)]
 
 
 def _grouped(found: list[PositionEntry], size: int) -> list[list[Any]]:

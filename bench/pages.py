@@ -33,8 +33,9 @@ DOCUMENTS = 10
 POSITIONS = 100
 DOCUMENT = "PG_00"
 POSITION = "POS_0000"  # in all 10 documents: 30 entries on its page
-FUND = "FUND_BIG"  # a fund of FUND_POSITIONS positions, its page one Query of their registers
-FUND_POSITIONS = 1_000
+FUND = "FUND_BIG"  # a fund of FUND_POSITIONS positions: its page reads its summary and 100 registers
+FUND_POSITIONS = 20_000
+LIST_FUNDS, LIST_FUND_POSITIONS = 200, 100  # /funds/: 200 funds x 100 positions (summaries only)
 
 
 class Session:
@@ -176,32 +177,96 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
-def load_data(endpoint: str) -> None:
+def load_data(
+    endpoint: str, fund_positions: int = FUND_POSITIONS, funds: tuple[int, int] = (LIST_FUNDS, LIST_FUND_POSITIONS)
+) -> None:
     tables.create(TABLE)
     positions = [f"POS_{n:04d}" for n in range(POSITIONS)]
     items = []
     for number in range(DOCUMENTS):
         items += data.document(f"PG_{number:02d}", positions, number, history=number == 0)
     load(raw_client(endpoint), TABLE, data.typed(items))
-    load_fund(endpoint, TABLE, FUND_POSITIONS)
+    load_fund(endpoint, TABLE, fund_positions)
+    load_funds(endpoint, TABLE, *funds)
 
 
 def load_fund(endpoint: str, table: str, positions: int) -> None:
-    """The registers of a fund of `positions` positions (the fund page's one Query reads them)."""
+    """The registers and summary shards of a fund of `positions` positions."""
     load(raw_client(endpoint), table, data.typed(data.fund_registers(FUND, positions)))
 
 
-def fund_query_cost(table: str) -> dict[str, Any]:
-    """Requests, items and read units of the fund page's one Query (GSI_Entity_Document)."""
-    from fundportal.store.instrumentation import collect
+def load_funds(endpoint: str, table: str, funds: int, positions: int) -> None:
+    """`funds` funds of `positions` positions each (what `/funds/` lists, from their summaries)."""
+    items = [item for n in range(funds) for item in data.fund_registers(f"LIST_F{n:03d}", positions)]
+    load(raw_client(endpoint), table, data.typed(items))
+
+
+def fund_reads(table: str, cursor: str | None = None) -> Any:
+    """The fund page's data-layer reads: the summary shards and one page of registers."""
+    from fundportal.store.repositories.register import RegisterRepository
+    from fundportal.store.repositories.summaries import SummaryRepository
+
+    gateway = TableGateway(table)
+    SummaryRepository(gateway).fund(FUND)
+    return RegisterRepository(gateway).fund_page(FUND, cursor)
+
+
+def funds_list_reads(table: str) -> None:
+    """`/funds/`'s data-layer reads: the catalog and every fund's summary shards."""
+    from fundportal.store.repositories.register import RegisterRepository
+    from fundportal.store.repositories.summaries import SummaryRepository
+
+    gateway = TableGateway(table)
+    SummaryRepository(gateway).funds(RegisterRepository(gateway).funds())
+
+
+def middle_cursor(table: str, positions: int) -> str | None:
+    """The cursor of the fund's middle page (walked to once, before anything is timed)."""
     from fundportal.store.repositories.register import RegisterRepository
 
+    registers, cursor = RegisterRepository(TableGateway(table)), None
+    for _ in range(max(positions // 100 // 2, 1)):
+        cursor = registers.fund_page(FUND, cursor).next_cursor
+        if cursor is None:
+            break
+    return cursor
+
+
+def walk_to_middle(session: Session, fund_path: str, positions: int) -> str:
+    """The path of the fund page's middle page, following its Next links (not timed)."""
+    path = fund_path
+    for _ in range(max(positions // 100 // 2, 1)):
+        _, body = session.get(path)
+        found = re.search(r'<a href="(\?cursor=[^"]+)" rel="next"', body.decode())
+        if not found:
+            break
+        path = fund_path + found.group(1).replace("&amp;", "&")
+    return path
+
+
+def fund_query_cost(table: str, cursor: str | None = None) -> dict[str, Any]:
+    """Requests, items and read units of the fund page's reads (summary + one page)."""
+    from fundportal.store.instrumentation import collect
+
     with collect() as requests:
-        registers = RegisterRepository(TableGateway(table)).fund_positions(FUND)
+        page = fund_reads(table, cursor)
     return {
         "requests": requests.count,
         "operations": requests.operations,
-        "items": len(registers),
+        "items": len(page.registers),
+        "read_units": round(sum(r.read_units for r in requests.records), 1),
+    }
+
+
+def funds_list_cost(table: str) -> dict[str, Any]:
+    """Requests and read units of `/funds/`'s reads."""
+    from fundportal.store.instrumentation import collect
+
+    with collect() as requests:
+        funds_list_reads(table)
+    return {
+        "requests": requests.count,
+        "operations": sorted(set(requests.operations)),
         "read_units": round(sum(r.read_units for r in requests.records), 1),
     }
 
@@ -236,7 +301,15 @@ def throughput(
     }
 
 
-def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int) -> dict[str, Any]:
+def run(
+    endpoint: str,
+    requests: int,
+    concurrency: int,
+    trials: int,
+    warmup: int,
+    fund_positions: int = FUND_POSITIONS,
+    funds: tuple[int, int] = (LIST_FUNDS, LIST_FUND_POSITIONS),
+) -> dict[str, Any]:
     from django.urls import NoReverseMatch, reverse
 
     try:
@@ -245,14 +318,13 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         fund_path = reverse("funds:detail", kwargs={"fund_id": FUND})
         api_fund_path = f"/api/v1/funds/{FUND}/lines"  # its first 100 lines, from the fund page's one Query
         api_pos_path = f"/api/v1/positions/{POSITION}"
+        list_path = reverse("funds:list")
     except NoReverseMatch as error:
         return {"skipped": f"the pages are not there yet ({error})"}
-    load_data(endpoint)
+    load_data(endpoint, fund_positions, funds)
+    middle = middle_cursor(TABLE, fund_positions)  # signed by the bench process (its own queries)
     repository = DocumentRepository(TableGateway(TABLE))
     positions = PositionRepository(TableGateway(TABLE))
-    from fundportal.store.repositories.register import RegisterRepository
-
-    registers = RegisterRepository(TableGateway(TABLE))
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as workdir:
         env = server_env(endpoint, Path(workdir))
         manage(env, "migrate", "--noinput")
@@ -267,6 +339,7 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
                 cookies = sign_in(port, env["DJANGO_SUPERUSER_USERNAME"], env["DJANGO_SUPERUSER_PASSWORD"])
                 session = Session(port, cookies)
                 api_session = Session(port, cookies, token)
+                middle_path = walk_to_middle(session, fund_path, fund_positions)  # the server's own cursors
 
                 def page(path: str) -> Any:
                     def get() -> None:
@@ -284,9 +357,13 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
                         "position page": page(pos_path),
                         "position query": lambda: positions.page(POSITION),
                         "fund page": page(fund_path),
-                        "fund query": lambda: registers.fund_positions(FUND),
+                        "fund query": lambda: fund_reads(TABLE),
                         "API fund lines page": page(api_fund_path),
                         "API position history page": page(api_pos_path),
+                        "fund middle page": page(middle_path),
+                        "fund middle query": lambda: fund_reads(TABLE, middle),
+                        "funds list page": page(list_path),
+                        "funds list query": lambda: funds_list_reads(TABLE),
                     },
                     trials=max(trials, 20) * 2,
                     warmup=warmup + 2,
@@ -296,7 +373,7 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
                 # Throughput: `concurrency` clients hammering one page.
                 loaded = {
                     path: throughput(port, cookies, path, requests, concurrency, token)
-                    for path in (doc_path, pos_path, fund_path, api_fund_path, api_pos_path)
+                    for path in (doc_path, pos_path, fund_path, middle_path, list_path, api_fund_path, api_pos_path)
                 }
             finally:
                 stop(server)
@@ -306,6 +383,8 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         ("document", doc_path, "document"),
         ("position", pos_path, "position"),
         ("fund", fund_path, "fund"),
+        ("fund middle", middle_path, "fund middle"),
+        ("funds list", list_path, "funds list"),
         ("API fund lines", api_fund_path, "fund"),
         ("API position history", api_pos_path, "position"),
     )
@@ -314,7 +393,7 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         query_s: Samples = samples[f"{query} query"]
         rows.append(
             {
-                "path": path,
+                "path": f"{fund_path} (middle page)" if label == "fund middle" else path,
                 "requests": page_s.trials,
                 "p50_ms": round(page_s.median, 2),
                 "p95_ms": round(page_s.p95, 2),
@@ -332,9 +411,15 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         "pages": rows,
         "page_over_query": rows[0]["page_over_query"],
         "position_page_over_query": rows[1]["page_over_query"],
-        "fund_positions": FUND_POSITIONS,
+        "fund_positions": fund_positions,
         "fund_query": fund_query_cost(TABLE),
+        "fund_middle_query": fund_query_cost(TABLE, middle),
         "fund_page_over_query": rows[2]["page_over_query"],
-        "api_fund_lines_over_query": rows[3]["page_over_query"],
-        "api_position_over_query": rows[4]["page_over_query"],
+        "fund_middle_page_over_query": rows[3]["page_over_query"],
+        "list_funds": funds[0],
+        "list_fund_positions": funds[1],
+        "funds_list_query": funds_list_cost(TABLE),
+        "funds_list_over_query": rows[4]["page_over_query"],
+        "api_fund_lines_over_query": rows[5]["page_over_query"],
+        "api_position_over_query": rows[6]["page_over_query"],
     }

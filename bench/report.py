@@ -9,7 +9,9 @@ TARGETS = {
     "query_ratio": 1.3,  # the overview at the largest table ÷ at the smallest
     "page_over_query": 1.6,  # the document page ÷ its Query (sessions and users read from the database)
     "position_page_over_query": 2.2,
-    "fund_page_over_query": 1.6,
+    "fund_page_over_query": 1.5,  # the 20,000-position fund's first page ÷ its reads (summary + one page)
+    "fund_middle_page_over_query": 1.5,  # its middle page
+    "funds_list_over_query": 1.5,  # /funds/ (200 funds x 100 positions) ÷ its reads (catalog + summaries)
     "api_fund_lines_over_query": 1.3,  # /api/v1/funds/<fund>/lines ÷ the fund page's Query
     "api_position_over_query": 1.3,  # /api/v1/positions/<pos> ÷ the position page's Query
     "bulk_load_ratio": 1.0,
@@ -150,9 +152,15 @@ def _pages(pages: dict[str, Any]) -> list[str]:
         f"(login form), DynamoDB Local as above. Document page: a {pages['document_positions']}-position document "
         f"(304 items, one Query); position page: one position across {pages['position_documents']} documents "
         "(one Query on the position index); fund page: a fund of "
-        f"{pages.get('fund_positions', 0):,} positions (one Query of their registers on GSI_Entity_Document: "
-        f"{pages.get('fund_query', {}).get('items', 0):,} items, {pages.get('fund_query', {}).get('read_units', 0)} "
-        "RCU). Latency columns: one request at a time, interleaved per trial with "
+        f"{pages.get('fund_positions', 0):,} positions (its summary shards by BatchGetItem and one page of "
+        f"{pages.get('fund_query', {}).get('items', 0):,} registers by Query: "
+        f"{pages.get('fund_query', {}).get('requests', 0)} requests, "
+        f"{pages.get('fund_query', {}).get('read_units', 0)} "
+        f"RCU; the middle page {pages.get('fund_middle_query', {}).get('read_units', 0)} RCU); /funds/: "
+        f"{pages.get('list_funds', 0):,} funds of {pages.get('list_fund_positions', 0):,} positions (the catalog "
+        f"and their summaries: {pages.get('funds_list_query', {}).get('requests', 0)} requests, "
+        f"{pages.get('funds_list_query', {}).get('read_units', 0)} RCU). "
+        "Latency columns: one request at a time, interleaved per trial with "
         "the data-layer call the page makes (query p50, measured in the bench process). Under load: "
         f"{pages['concurrency']} keep-alive clients (http.client threads), "
         f"{pages['pages'][0]['under_load']['requests']} requests per page.",
@@ -310,13 +318,11 @@ def _targets(results: dict[str, Any]) -> list[str]:
             v = pages["position_page_over_query"]
             goal = TARGETS["position_page_over_query"]
             rows.append(["position page p50 ÷ its query p50", f"≤ {goal}x", f"{v}x", _mark(v <= goal)])
-        if "fund_page_over_query" in pages:  # the fund page of a 1,000-position fund
-            v = pages["fund_page_over_query"]
-            goal = TARGETS["fund_page_over_query"]
-            what = f"fund page ({pages['fund_positions']:,} positions) ÷ its query"
-            rows.append([what, f"≤ {goal}x", f"{v}x", _mark(v <= goal)])
         for key, what in (
-            ("api_fund_lines_over_query", "API fund lines p50 ÷ the fund query p50"),
+            ("fund_page_over_query", f"fund page ({pages.get('fund_positions', 0):,} positions) ÷ its reads"),
+            ("fund_middle_page_over_query", "the fund's middle page ÷ its reads"),
+            ("funds_list_over_query", "/funds/ ÷ its reads (catalog + summaries)"),
+            ("api_fund_lines_over_query", "API fund lines p50 ÷ the fund page's reads p50"),
             ("api_position_over_query", "API position history p50 ÷ the position query p50"),
         ):
             if key in pages:

@@ -31,6 +31,8 @@ class Plan:
     page_concurrency: int
     bulk_items: int
     bulk_rounds: int
+    fund_positions: int = 20_000  # the fund page's fund (first and middle page)
+    list_funds: tuple[int, int] = (200, 100)  # /funds/: funds x positions
 
     @classmethod
     def full(cls) -> Plan:
@@ -38,7 +40,7 @@ class Plan:
 
     @classmethod
     def quick(cls) -> Plan:
-        return cls(5, 1, (1_000, 5_000), 3, (10, 100), 60, 2, 2_000, 1)
+        return cls(5, 1, (1_000, 5_000), 3, (10, 100), 60, 2, 2_000, 1, 1_000, (20, 10))
 
 
 def setup_django(endpoint: str, table: str) -> None:
@@ -139,7 +141,15 @@ def run_section(section: str, endpoint: str, plan: Plan, args: argparse.Namespac
     if section == "pages":
         from . import pages
 
-        return pages.run(endpoint, plan.page_requests, plan.page_concurrency, plan.trials, plan.warmup)
+        return pages.run(
+            endpoint,
+            plan.page_requests,
+            plan.page_concurrency,
+            plan.trials,
+            plan.warmup,
+            plan.fund_positions,
+            plan.list_funds,
+        )
     if section == "bulk_load":
         from . import bulk
 

@@ -31,11 +31,19 @@ from fundportal.domain.errors import ApprovalRefused, Conflict, NotFound, NotPer
 from fundportal.domain.kinds import APPROVED, APPROVING, DRAFT, SUBMITTED
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS
-from fundportal.store.uow import EXISTS, NEW, UnitOfWork, in_approval
+from fundportal.store.uow import EXISTS, NEW, UnitOfWork, in_approval, summary_actions
 from positions import services as position_services
 
 # A transaction: the document, its audit item and this many registers.
 POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 4
+
+
+def positions_per_transaction() -> int:
+    """Registers a transaction moves: the document, the audit and the fund summary's shard
+    updates (one document: one fund) take the rest of its 100 actions."""
+    return min(POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 4 - summary_actions())
+
+
 APPROVAL_ACTIONS = frozenset(("submit", "approve"))
 
 
@@ -115,12 +123,12 @@ def _approve(
         return _approve_restatement(uow, current, user, entries)
     moves = _moves(uow, document_id, entries)
     approved = _moved(current, APPROVED, user)
-    if len(moves) <= POSITIONS_PER_TRANSACTION and current.approval != APPROVING:
+    if len(moves) <= positions_per_transaction() and current.approval != APPROVING:
         with uow:
             uow.put(approved, expect=current.revision, name="document", stamped=True)
             uow.put(_audit(approved, "approve", current.approval), expect=NEW, name="audit")
             for new, seen in moves:
-                uow.put(new, expect=seen, name="register")
+                uow.put(new, expect=seen.revision, name="register", was=seen)
             uow.commit()
         return approved
     return _approve_in_stages(uow, current, approved, moves)
@@ -139,7 +147,7 @@ def _approve_restatement(uow: UnitOfWork, current: Document, user: str, entries:
 
 
 def _approve_in_stages(
-    uow: UnitOfWork, current: Document, approved: Document, moves: list[tuple[PositionRegister, int]]
+    uow: UnitOfWork, current: Document, approved: Document, moves: list[tuple[PositionRegister, PositionRegister]]
 ) -> Document:
     """Mark the document Approving, move its registers a transaction at a time, then mark it
     Approved (see the module's docstring)."""
@@ -150,11 +158,12 @@ def _approve_in_stages(
             uow.commit()
         current = approving
     still_approving = in_approval(EXISTS, APPROVING)
-    for start in range(0, len(moves), POSITIONS_PER_TRANSACTION):
+    size = positions_per_transaction()
+    for start in range(0, len(moves), size):
         with uow:
             uow.check(current, still_approving, name="document")
-            for new, seen in moves[start : start + POSITIONS_PER_TRANSACTION]:
-                uow.put(new, expect=seen, name="register")
+            for new, seen in moves[start : start + size]:
+                uow.put(new, expect=seen.revision, name="register", was=seen)
             uow.commit()
     approved = replace(approved, revision=current.revision + 1)
     with uow:
@@ -164,9 +173,11 @@ def _approve_in_stages(
     return approved
 
 
-def _moves(uow: UnitOfWork, document_id: str, entries: list[PositionEntry]) -> list[tuple[PositionRegister, int]]:
+def _moves(
+    uow: UnitOfWork, document_id: str, entries: list[PositionEntry]
+) -> list[tuple[PositionRegister, PositionRegister]]:
     """Each position's register with the document's entries moved into its counted roll-up, and
-    the revision it was read at; registers already moved (an earlier stage) are left out."""
+    the register as read; registers already moved (an earlier stage) are left out."""
     by_position: dict[str, list[PositionEntry]] = {}
     for entry in entries:
         by_position.setdefault(entry.position_id, []).append(entry)
@@ -183,7 +194,7 @@ def _moves(uow: UnitOfWork, document_id: str, entries: list[PositionEntry]) -> l
             for e in uow.documents.position_entries(position_id, kind)
         ]
         new = position_services.register_moving(register, document_id, held, others)
-        moves.append((replace(new, revision=register.revision + 1, updated_at=now), register.revision))
+        moves.append((replace(new, revision=register.revision + 1, updated_at=now), register))
     return moves
 
 

@@ -122,7 +122,7 @@ def promotion_actions(uow: UnitOfWork, document_id: str, entries: Iterable[Posit
             else:
                 uow.put(after, expect=unchanged(entry), name="entry")
         if register is not None and new is not None:
-            uow.put(new, expect=register.revision, name="register")
+            uow.put(new, expect=register.revision, name="register", was=register)
     return len(restated_entries) + len(by_position)
 
 

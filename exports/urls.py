@@ -19,6 +19,7 @@ position_patterns = [
 
 fund_patterns = [
     path("<str:fund_id>/export.xlsx", views.FundXlsxView.as_view(), name="export_xlsx"),
+    path("<str:fund_id>/export.csv", views.FundCsvView.as_view(), name="export_csv"),
 ]
 
 investor_patterns = [

@@ -4,9 +4,12 @@ page (never a second formula)."""
 
 from __future__ import annotations
 
+import io
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from datetime import date
+from itertools import chain
 from typing import Any
 
 from django.core.exceptions import BadRequest
@@ -18,7 +21,7 @@ from documents import paging
 from fundportal.domain import dates
 from fundportal.web.mixins import ScopedMixin
 from funds import investor_pages
-from funds.selectors import GroupPage, fund_detail, position_lines, totals
+from funds.selectors import GroupPage, fund_export, position_lines, totals
 from positions import selectors as position_selectors
 
 from .notice import notice_pdf, position_notice
@@ -134,11 +137,34 @@ class PositionXlsxView(ScopedMixin, View):
 
 
 class FundXlsxView(ScopedMixin, View):
-    """The fund page's roll-up: one Query, as a workbook."""
+    """Every line of the fund (the fund page's 100-line pages, one Query each) and its totals
+    (its summary), as a workbook."""
 
     def get(self, request, fund_id: str) -> HttpResponse:
-        page = fund_detail(fund_id=fund_id, scope=self.scope)
+        first, later = fund_export(fund_id=fund_id, scope=self.scope)
+        page = replace(first, lines=[*first.lines, *(line for lines in later for line in lines)])
         return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
+
+
+class FundCsvView(ScopedMixin, View):
+    """Every line of the fund, streamed: the first page is read before the response starts (a
+    fund that does not exist or is out of scope is a 404, not a broken download), each later
+    page of 100 while the file is sent (one Query each)."""
+
+    def get(self, request, fund_id: str) -> StreamingHttpResponse:
+        first, later = fund_export(fund_id=fund_id, scope=self.scope)
+        response = StreamingHttpResponse(_fund_csv(first, later), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="fund-{fund_id}.csv"'
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+def _fund_csv(first: Any, later: Iterator[list[Any]]) -> Iterator[str]:
+    for index, lines in enumerate(chain([first.lines], later)):
+        out = io.StringIO()
+        write_csv(out, fund_table(replace(first, lines=lines, totals=[])))
+        text = out.getvalue()
+        yield text.split("\r\n", 1)[1] if index else text  # the header once
 
 
 class StatementPdfView(ScopedMixin, View):

@@ -1,15 +1,17 @@
 """Reads about funds and investors, as view models: every figure comes from the
 position register (one item per position) through `fundportal.domain.figures` / `returns`.
 
-- fund page: one Query (GSI_Entity_Document, GSI_PK = FUND#<fund>) -> every position's register;
+- fund page: the fund's summary shards (one BatchGetItem: the headline totals, pooled IRR) and
+  one page of 100 registers (one Query on GSI_Entity_Document, GSI_PK = FUND#<fund>, signed
+  cursors for Next/Previous): two requests whatever the fund's size;
 - investor page: one Query (GSI_Investor_Position, GSI4_PK = INVESTOR#<id>) -> the LP's registers;
-- funds list: one Query of the funds catalog + one Query per fund (totals summed at read time:
-  no item holds a fund's totals, so no item is written by every write to a fund).
+- funds list: one Query of the funds catalog + one BatchGetItem per 100 summary shards
+  (`fundportal.domain.summary`): no fund's registers are read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -26,8 +28,10 @@ from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
 from fundportal.domain.returns import as_percent
+from fundportal.domain.summary import SummaryTotals, totals_as_of
 from fundportal.domain.valuation import irr_as_of
 from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.repositories.summaries import SummaryRepository
 from fundportal.web.links import PositionLinks
 from funds.reconciliation import GroupReconciliation, group_reconciliation
 
@@ -137,16 +141,16 @@ def awaiting_by_currency(register: PositionRegister) -> dict[str, str]:
     return {code: text for code, text in shown.items() if text}
 
 
-def position_lines(register: PositionRegister, as_of: date | None = None) -> list[PositionLine]:
+def position_lines(register: PositionRegister, as_of: date | None = None, *, irr: bool = True) -> list[PositionLine]:
     """The register's figures valued as of `as_of` (None: today), a line per currency; each line
     names what awaits approval in its currency (a currency only awaiting approval is named on the
-    first line)."""
+    first line). `irr=False` for a slim copy (the fund page's: no full flow history, no IRR)."""
     lines = []
     awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
     for figures in register.figures(as_of):
         commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
         called = percent_called(figures.called, commitment)
-        irr_value = as_percent(register.irr(figures.currency, as_of))
+        irr_value = as_percent(register.irr(figures.currency, as_of)) if irr else None
         computed = computed_unfunded(commitment, figures)
         lines.append(
             PositionLine(
@@ -214,13 +218,31 @@ def totals(registers: Iterable[PositionRegister], as_of: date | None = None) -> 
     return lines
 
 
+def summary_totals(summary: SummaryTotals) -> TotalLine:
+    """A fund's totals from its summary, as a total line."""
+    return TotalLine(
+        currency=summary.currency,
+        positions=summary.positions,
+        commitment=summary.commitment,
+        figures=summary.figures,
+        percent_called=summary.percent_called,
+        irr_percent=as_percent(summary.irr),
+        unfunded_computed=summary.unfunded_computed,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class GroupPage:
-    """A fund's or an investor's positions with totals per currency."""
+    """A fund's or an investor's positions with totals per currency (a fund's: one page of its
+    positions, the totals of all of them from its summary, and the cursors beside the page)."""
 
     group_id: str
     lines: list[PositionLine]
     totals: list[TotalLine]
+    next_cursor: str | None = None
+    previous_cursor: str | None = None
+    page_number: int = 1
+    positions: int = 0  # every position of the group (a fund page shows a page of them)
 
     @property
     def reconciliation(self) -> GroupReconciliation:
@@ -232,21 +254,32 @@ def fund_detail(
     *,
     fund_id: str,
     as_of: date | None = None,
+    cursor: str | None = None,
     scope: AccessScope = OPERATOR,
     repository: RegisterRepository | None = None,
+    summaries: SummaryRepository | None = None,
 ) -> GroupPage:
-    """Every position of the fund with its figures, and fund totals per currency: one Query.
-    NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any read."""
+    """The fund's headline totals per currency from its summary (one BatchGetItem of its shards)
+    and one page of its positions with their figures (one Query, 100 a page, signed cursors).
+    NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any
+    read, and for a fund with neither a summary nor a position."""
     validate_id(fund_id, "fund id")
     scope.require_fund(fund_id, "Fund", fund_id)
-    registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
-    if not registers:
+    repository = repository or RegisterRepository()
+    summary = (summaries or SummaryRepository(getattr(repository, "gateway", None))).fund(fund_id)
+    page = repository.fund_page(fund_id, cursor)
+    if not page.registers and not summary and cursor is None:
         raise NotFound("Fund", fund_id)
-    on = as_of or date.today()  # every figure as of one date (`fundportal.domain.valuation`)
+    on = as_of or date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    totals_lines = [summary_totals(t) for t in totals_as_of(summary or {}, on)]
     return GroupPage(
         group_id=fund_id,
-        lines=[line for r in registers for line in position_lines(r, on)],
-        totals=totals(registers, on),
+        lines=[line for r in page.registers for line in position_lines(r, on, irr=False)],
+        totals=totals_lines,
+        next_cursor=page.next_cursor,
+        previous_cursor=page.previous_cursor,
+        page_number=page.number,
+        positions=max((t.positions for t in totals_lines), default=0),
     )
 
 
@@ -282,18 +315,44 @@ class FundSummary:
     totals: list[TotalLine]
 
 
-def fund_list(*, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None) -> list[FundSummary]:
-    """The funds catalog (one Query) and each covered fund's totals (one Query per fund); an
-    LP user, who sees no fund's totals, reads nothing."""
+def fund_list(
+    *,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
+    summaries: SummaryRepository | None = None,
+) -> list[FundSummary]:
+    """The funds catalog (one Query) and each covered fund's totals from its summary shards (one
+    BatchGetItem per 100 shards); an LP user, who sees no fund's totals, reads nothing."""
     if scope.is_investor or not (scope.all_funds or scope.funds):
         return []
     repository = repository or RegisterRepository()
+    covered = [fund_id for fund_id in repository.funds() if scope.covers_fund(fund_id)]
+    found = (summaries or SummaryRepository(getattr(repository, "gateway", None))).funds(covered) if covered else {}
+    on = date.today()
     return [
         FundSummary(
             fund_id=fund_id,
             url=reverse("funds:detail", args=(fund_id,)),
-            totals=totals(repository.fund_positions(fund_id)),
+            totals=[summary_totals(t) for t in totals_as_of(found.get(fund_id, {}), on)],
         )
-        for fund_id in repository.funds()
-        if scope.covers_fund(fund_id)
+        for fund_id in covered
     ]
+
+
+def fund_export(
+    *, fund_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+) -> tuple[GroupPage, Iterator[list[PositionLine]]]:
+    """The full list of a fund's lines for an export: its first page with the totals (as the
+    fund page), and the later pages' lines, read one Query at a time as the caller consumes
+    them (a streamed CSV never holds the fund in memory)."""
+    repository = repository or RegisterRepository()
+    first = fund_detail(fund_id=fund_id, scope=scope, repository=repository)
+
+    def later() -> Iterator[list[PositionLine]]:
+        cursor, on = first.next_cursor, date.today()
+        while cursor:
+            page = repository.fund_page(fund_id, cursor)
+            yield [line for r in page.registers for line in position_lines(r, on, irr=False)]
+            cursor = page.next_cursor
+
+    return first, later()

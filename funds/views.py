@@ -1,7 +1,8 @@
 """Analyst pages about funds and investors, read from the position register.
 
-Requests: `/funds/<fund>/` one Query, `/investors/<investor>/` one Query, `/funds/` one Query
-of the funds catalog plus one Query per fund (fund totals are summed at read time)."""
+Requests: `/funds/<fund>/` one BatchGetItem (the fund's summary shards) and one Query (a page
+of 100 positions), `/investors/<investor>/` one Query, `/funds/` one Query of the funds catalog
+plus one BatchGetItem per 100 summary shards."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ class FundDetailView(ScopedMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"], scope=self.scope)
+        cursor = self.request.GET.get("cursor") or None
+        context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"], cursor=cursor, scope=self.scope)
         return context
 
 

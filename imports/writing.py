@@ -28,6 +28,8 @@ from typing import Any
 from fundportal.domain.errors import AlreadyExists, ImportConflict
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
+from fundportal.store.repositories.summaries import shard_count as summary_shard_count
+from fundportal.store.repositories.summaries import summary_shard_of
 from fundportal.store.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
 from positions.services import register_counting
 
@@ -67,6 +69,7 @@ class RegisterWrite:
 
     register: PositionRegister
     seen_revision: int
+    seen: PositionRegister | None = None  # the register as read (None: new): its fund summary's delta
 
 
 def put_registers(uow: UnitOfWork, run: ImportRun, writes: list[RegisterWrite]) -> None:
@@ -75,7 +78,7 @@ def put_registers(uow: UnitOfWork, run: ImportRun, writes: list[RegisterWrite]) 
     with uow:
         uow.check(run, UNPUBLISHED, name="import run", refused=PublishedElsewhere)
         for write in writes:
-            uow.put(write.register, expect=write.seen_revision or NEW, name="register")
+            uow.put(write.register, expect=write.seen_revision or NEW, name="register", was=write.seen)
         uow.commit()
 
 
@@ -106,6 +109,27 @@ def parallel(
             for future in futures:  # the first failure stops the tasks not started yet
                 future.cancel()
             raise
+
+
+def summary_groups(
+    positions: list[str], by_position: dict[str, list[PositionEntry]], most: int, room: int
+) -> list[list[str]]:
+    """`positions` in groups of at most `most` whose registers and fund-summary shard updates
+    (one per shard a group touches: `fundportal.store.uow`) fit in `room` actions."""
+    shards = summary_shard_count()
+    groups: list[list[str]] = []
+    group: list[str] = []
+    touched: set[tuple[str, int]] = set()
+    for position_id in positions:
+        shard = summary_shard_of(by_position[position_id][0].fund_id, position_id, shards)
+        if group and (len(group) == most or len(group) + 1 + len(touched | {shard}) > room):
+            groups.append(group)
+            group, touched = [], set()
+        group.append(position_id)
+        touched.add(shard)
+    if group:
+        groups.append(group)
+    return groups
 
 
 # --- new documents: the registers after the entries ------------------------------------------------
@@ -145,8 +169,7 @@ class RegisterPhase:
         foreign = {m for r in self.registers.values() for m in r.imports if m != self.stamp.marker}
         self.published = self.repository.published(foreign) if foreign else set()
         positions = sorted(by_position)
-        size = POSITIONS_PER_TRANSACTION
-        groups = [positions[i : i + size] for i in range(0, len(positions), size)]
+        groups = summary_groups(positions, by_position, POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 1)
 
         def registers(positions: list[str]) -> int:
             self._count(positions, by_position)
@@ -196,7 +219,7 @@ class RegisterPhase:
             updated_at=self.stamp.at,
             updated_by=self.stamp.by,
         )
-        return RegisterWrite(new, register.revision)
+        return RegisterWrite(new, register.revision, register if register.revision else None)
 
 
 # --- existing documents: entries and registers together --------------------------------------------
@@ -205,23 +228,28 @@ Batch = list[tuple[str, list[PositionEntry]]]
 
 
 def batches(by_position: dict[str, list[PositionEntry]]) -> tuple[list[Batch], list[Batch]]:
-    """Whole positions packed into transactions of at most 100 items (entries + register items);
-    a position too large for one is split into chunks written one after the other."""
-    room = MAX_TRANSACTION_ITEMS - REGISTER_ITEMS
+    """Whole positions packed into transactions of at most 100 items (entries, register items and
+    one fund-summary update per shard the batch touches); a position too large for one is split
+    into chunks written one after the other."""
+    room = MAX_TRANSACTION_ITEMS - REGISTER_ITEMS - 1  # a lone position touches one shard
+    shards = summary_shard_count()
     small: list[Batch] = []
     large: list[Batch] = []
     batch: Batch = []
     size = 0
+    touched: set[tuple[str, int]] = set()
     for position_id in sorted(by_position):
         entries = by_position[position_id]
         if len(entries) > room:
             large.extend([[(position_id, entries[i : i + room])] for i in range(0, len(entries), room)])
             continue
-        if size + len(entries) + REGISTER_ITEMS > MAX_TRANSACTION_ITEMS:
+        shard = summary_shard_of(entries[0].fund_id, position_id, shards)
+        if batch and size + len(entries) + REGISTER_ITEMS + len(touched | {shard}) > MAX_TRANSACTION_ITEMS:
             small.append(batch)
-            batch, size = [], 0
+            batch, size, touched = [], 0, set()
         batch.append((position_id, entries))
         size += len(entries) + REGISTER_ITEMS
+        touched.add(shard)
     if batch:
         small.append(batch)
     return small, large
@@ -249,7 +277,7 @@ class ExistingWriter:
                     for entry in chunk:
                         uow.put(entry, expect=NEW, name="entry", stamped=True)
                     write = updated[position_id]
-                    uow.put(write.register, expect=write.seen_revision or NEW, name="register")
+                    uow.put(write.register, expect=write.seen_revision or NEW, name="register", was=write.seen)
                 uow.commit()
             return updated
 
@@ -275,7 +303,7 @@ class ExistingWriter:
                 updated_at=self.stamp.at,
                 updated_by=self.stamp.by,
             )
-            updated[position_id] = RegisterWrite(new, register.revision)
+            updated[position_id] = RegisterWrite(new, register.revision, register if register.revision else None)
         return updated
 
 

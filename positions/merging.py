@@ -214,8 +214,8 @@ def _merge(uow: UnitOfWork, source_id: str, target_id: str, user: str, scope: Ac
             for before, after in zip(group, moved, strict=True):
                 uow.delete(before, expect=unchanged(before), name="entry")
                 uow.put(after, expect=NEW, name="entry")
-            uow.put(new_source, expect=source.revision, name="register")
-            uow.put(new_target, expect=target.revision, name="register")
+            uow.put(new_source, expect=source.revision, name="register", was=source)
+            uow.put(new_target, expect=target.revision, name="register", was=target)
             for document_id in sorted({e.document_id for e in group}):
                 document = documents[document_id]
                 uow.check(document, in_approval(EXISTS, document.approval), name="document", refused=_moved_on)

@@ -110,7 +110,7 @@ def register_actions(
     positions."""
     new = register_after(register, before, after, others, awaiting=awaiting)
     registers = register is None and after is not None
-    uow.put(new, expect=register.revision if register else NEW, name="register", companions=registers)
+    uow.put(new, expect=register.revision if register else NEW, name="register", companions=registers, was=register)
 
 
 # --- commitment -----------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def commitment_set(
     }
     audit = AuditEntry(None, now, user, "commitment", f"Position {position_id}", changes, position_id=position_id)
     with uow:
-        uow.put(new, expect=register.revision, name="register")
+        uow.put(new, expect=register.revision, name="register", was=register)
         uow.put(audit, expect=NEW, name="audit")
         uow.commit()
     return new

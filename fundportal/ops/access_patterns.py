@@ -36,6 +36,7 @@ from fundportal.store.instrumentation import Collector, collect
 from fundportal.store.mapping import keys
 from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories import DocumentRepository, PositionRepository
+from fundportal.store.repositories.summaries import shard_count as summary_shard_count
 from fundportal.store.schema import ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX
 
 if TYPE_CHECKING:
@@ -379,7 +380,9 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         removed += len(search)
         # the position register its entry created and the fund catalog entry
         removed += maintenance.delete_partitions([keys.register_pk(position_id)], repository.gateway.table)
-        repository.gateway.batch_write((), delete_keys=[keys.fund_catalog_keys("EXPLAIN")])
+        # and the summary shards of its fund (the register went without a delta: they go whole)
+        shards = [keys.summary_keys("EXPLAIN", shard) for shard in range(summary_shard_count())]
+        repository.gateway.batch_write((), delete_keys=[keys.fund_catalog_keys("EXPLAIN"), *shards])
         log.debug("access-pattern explain removed %d throwaway items of %s", removed, document_id)
     return results
 

@@ -1,7 +1,8 @@
 """Keeping the position register true: recompute every register from the entries
 (a maintenance Scan: never on a request path) and report or repair the differences.
 
-`verify_positions` reports; `verify_positions --repair` writes each register that differs (or is
+The fund summaries are checked too (`summary_repair`): each shard against the stored registers
+that hash to it. `verify_positions` reports; `verify_positions --repair` writes each register that differs (or is
 missing: that is how a table written before the register existed gets one), conditioned on the
 revision it read, so a concurrent entry write always wins and a second run writes nothing.
 A position holding entries that an unfinished import put in its new documents and has not
@@ -26,13 +27,16 @@ from fundportal.store.mapping.entities import LEGACY_INVESTOR_COPY_TYPE, REGISTE
 from fundportal.store.repositories.documents import REQUEST_TOKEN
 from fundportal.store.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
 from fundportal.store.repositories.register import RegisterRepository
-from fundportal.store.schema import INVESTOR_INDEX, TABLE
+from fundportal.store.schema import FUND_INDEX, INVESTOR_INDEX, TABLE
 from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 from .abandoned_imports import Stranded, clear, stranded_entries, without
+from .summary_repair import repair_drifts, summary_drifts
 
 ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
+# The fund page's slim copy: its index keys (every register write puts `Lines` beside them).
+FUND_PAGE_KEYS = (TABLE.index(FUND_INDEX).pk, TABLE.index(FUND_INDEX).sk)
 
 
 @dataclass
@@ -93,6 +97,7 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
             have["register"] = register
             want = to_item(register)
             have["indexed"] = all(item.get(name) == want[name] for name in INVESTOR_INDEX_KEYS)
+            have["fund_paged"] = "Lines" in item and all(item.get(name) == want[name] for name in FUND_PAGE_KEYS)
         elif kind == LEGACY_INVESTOR_COPY_TYPE:
             stored.setdefault(keys.parse_register_pk(item["PK"]), {})["legacy_copy"] = True
     expected: dict[str, PositionRegister] = {}
@@ -152,6 +157,8 @@ def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
         problems.append(f"an entry names {fund_id}/{investor_id}, the register {want.fund_id}/{want.investor_id}")
     if not have.get("indexed"):
         problems.append("not in the investor index (written before it)")
+    elif not have.get("fund_paged"):
+        problems.append("no slim copy on the fund page index (written before it)")
     if have.get("legacy_copy"):
         problems.append("an investor copy left from before the investor index")
     return problems
@@ -180,6 +187,15 @@ def verify_positions(
                     f"{group.reason}: its entries in {group.document_id} count nowhere; --repair clears them",
                 )
             )
+    # Fund summaries against the registers as stored (before any register repair, whose own
+    # transaction then moves its shard by an exact delta).
+    drifts = summary_drifts(items, (h["register"] for h in stored.values() if h.get("register") is not None))
+    for drift in drifts:
+        report.differences.append(Difference(drift.label, drift.problem))
+    if repair and drifts:
+        repaired, skipped = repair_drifts(drifts, table)
+        report.repaired += repaired
+        report.skipped += skipped
     if repair and stranded:
         report.cleared = clear(stranded, table)
     repository = RegisterRepository(TableGateway(table))
@@ -209,7 +225,7 @@ def verify_positions(
         new = replace(want, revision=seen + 1)
         try:
             with UnitOfWork(repository.gateway) as uow:
-                uow.put(new, expect=seen or NEW, name="register")
+                uow.put(new, expect=seen or NEW, name="register", was=current)
                 if have.get("legacy_copy"):
                     legacy = (keys.register_pk(position_id), keys.legacy_investor_copy_sk())
                     uow.delete(legacy, name="legacy register copy")

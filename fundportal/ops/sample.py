@@ -133,7 +133,10 @@ def sample_registers() -> list[Any]:
 
 
 def sample_register_items() -> list[dict[str, Any]]:
-    """The registers and FUND_A's catalog entry (3 items)."""
+    """The registers, FUND_A's catalog entry and its summary shards (one per shard its two
+    positions fall in)."""
     from fundportal.store.mapping.entities import FundCatalogEntry
+    from fundportal.store.repositories.summaries import shard_items
 
-    return [*(to_item(r) for r in sample_registers()), to_item(FundCatalogEntry(FUND))]
+    registers = sample_registers()
+    return [*(to_item(r) for r in registers), to_item(FundCatalogEntry(FUND)), *shard_items(registers)]

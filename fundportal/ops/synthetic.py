@@ -46,6 +46,7 @@ from fundportal.domain.model import (
 )
 from fundportal.store.mapping.entities import FundCatalogEntry, to_item
 from fundportal.store.repositories.documents import document_items
+from fundportal.store.repositories.summaries import shard_items, summary_shard_of
 
 CENT = Decimal("0.01")
 MONTHS_SPREAD = 24
@@ -75,11 +76,16 @@ class SyntheticSpec:
 
     @property
     def item_count(self) -> int:
-        """Fund items plus month-catalog entries, without generating them."""
+        """Fund items plus month-catalog entries and summary shards, without generating them."""
         per_document = 2 * (1 + self.versions) + 4 * self.positions
         months = len({self.as_of(n).replace(day=1) for n in range(1, self.documents + 1)})
         funds = min(self.funds, self.documents)  # funds that have documents (and so positions)
-        return self.documents * per_document + months + funds * (1 + self.positions)
+        shards = sum(len(self.summary_shards(f)) for f in range(funds))
+        return self.documents * per_document + months + funds * (1 + self.positions) + shards
+
+    def summary_shards(self, fund: int) -> set[tuple[str, int]]:
+        """The summary shards fund number `fund`'s positions fall in."""
+        return {summary_shard_of(self.fund_id(fund), self.position_id(fund, i)) for i in range(1, self.positions + 1)}
 
     def fund_documents(self, fund: int) -> int:
         """How many documents fund number `fund` (0-based) has: documents n with (n - 1) % F == fund."""
@@ -230,6 +236,7 @@ def generate(spec: SyntheticSpec) -> Iterator[dict[str, Any]]:
             i = int(entry.investor_id.rpartition("_")[2])
             builders.setdefault((fund, i), (entry, FiguresBuilder(flows=True)))[1].add(entry)
     funds_seen: set[str] = set()
+    registers: list[PositionRegister] = []
     for (fund, i), (first, builder) in sorted(builders.items()):
         register = PositionRegister(
             first.position_id,
@@ -240,10 +247,12 @@ def generate(spec: SyntheticSpec) -> Iterator[dict[str, Any]]:
             revision=1,
             updated_by=BY,
         ).with_builder(builder)
+        registers.append(register)
         yield to_item(register)
         if first.fund_id not in funds_seen:
             funds_seen.add(first.fund_id)
             yield to_item(FundCatalogEntry(first.fund_id))
+    yield from shard_items(registers)  # the funds' summaries, whole
 
 
 def item_size(item: dict[str, Any]) -> int:

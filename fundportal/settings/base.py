@@ -237,6 +237,11 @@ CONTENT_SECURITY_POLICY = {
 # the running totals an old link carries are refused, never shown stale.
 CURSOR_MAX_AGE = env.int("CURSOR_MAX_AGE", default=3600)
 
+# Summary items per fund (fundportal.store.repositories.summaries): a position's share of its
+# fund's totals goes to one of them (a hash of its id), so writers of one fund spread over this
+# many partitions. After changing it run `manage.py verify_positions --repair` (rebuilds them).
+FUND_SUMMARY_SHARDS = env.int("FUND_SUMMARY_SHARDS", default=10)
+
 # --- DynamoDB ---------------------------------------------------------------------------------
 AWS_REGION = env("AWS_REGION", default="us-east-1")
 DYNAMODB_TABLE = env("DYNAMODB_TABLE", default="investment_fund")

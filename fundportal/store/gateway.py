@@ -192,6 +192,20 @@ class TableGateway:
     def check_action(self, key: Key, condition: Condition) -> dict[str, Any]:
         return {"ConditionCheck": {"TableName": self.table, "Key": _key(key), **condition.params()}}
 
+    def update_action(
+        self, key: Key, update: str, names: dict[str, str], values: dict[str, Any], condition: Condition | None = None
+    ) -> dict[str, Any]:
+        """A transaction's Update of the item at `key` (the fund summaries' ADD of a delta)."""
+        request: dict[str, Any] = {"TableName": self.table, "Key": _key(key), "UpdateExpression": update}
+        params = condition.params() if condition else {}
+        request["ExpressionAttributeNames"] = {**names, **params.pop("ExpressionAttributeNames", {})}
+        attr_values = {k: to_attr(v) for k, v in values.items()}
+        attr_values.update(params.pop("ExpressionAttributeValues", {}))
+        if attr_values:
+            request["ExpressionAttributeValues"] = attr_values
+        request.update(params)
+        return {"Update": request}
+
     def transact(self, actions: list[dict[str, Any]], token: str) -> None:
         """One TransactWriteItems with a ClientRequestToken (the unit of work retries a
         TransactionConflict with the same token: botocore never does)."""

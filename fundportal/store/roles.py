@@ -41,7 +41,8 @@ TRANSACT_WRITE = "TransactWriteItems"
 TABLE_ONLY_ACTIONS = frozenset({"CreateTable", "UpdateTable", "DescribeTable", "DeleteTable"})
 
 READS = frozenset({"GetItem", "BatchGetItem", "Query"})
-TRANSACTIONAL_WRITES = frozenset({"PutItem", "DeleteItem", "ConditionCheckItem"})
+# UpdateItem: the fund summaries' ADD of a delta in the transaction that changes a register.
+TRANSACTIONAL_WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"})
 
 
 @dataclass(frozen=True)

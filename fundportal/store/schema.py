@@ -12,6 +12,7 @@ POSITION_INDEX = "GSI_Position_Document"
 MONTH_INDEX = "GSI_Latest_Documents_By_Month"
 INVESTOR_INDEX = "GSI_Investor_Position"
 DOCUMENT_INDEX = "GSI_Document_Position"
+FUND_INDEX = "GSI_Fund_Position"
 # A changed index is built beside the old one as `<name>_v<version>` (IndexDef.physical_name).
 VERSION_SEPARATOR = "_v"
 # Epoch seconds after which DynamoDB's TTL deletes an item: written only on items meant to expire
@@ -38,6 +39,9 @@ POSITION_PROJECTION = (
     # of a latest figure reads the entries from this index.
     "UpdatedAt",
 )
+# The fund page's slim register copy: ids, currency, commitment and `Lines` (the roll-up
+# without dated flows, `codecs.register_lines_out`), never the whole `Rollup`.
+FUND_PROJECTION = ("PositionId", "FundId", "InvestorId", "Currency", "Commitment", "Revision", "UpdatedAt", "Lines")
 # Attributes the document list shows.
 # DocumentType: the list shows and filters it from the index alone.
 MONTH_PROJECTION = ("Title", "FundId", "AsOfDate", "Status", "Revision", "Currency", "UpdatedAt", "DocumentType")
@@ -159,6 +163,15 @@ TABLE = TableDef(
             why="A document's current items grouped by position (GSI5_SK = <position>#<kind>, the document "
             "and its capital activity first): a long document page reads its 100 positions in one Query. "
             "ALL: the page shows every attribute of these small items; superseded copies are left out.",
+        ),
+        IndexDef(
+            FUND_INDEX,
+            "GSI6_PK",
+            "GSI6_SK",
+            "INCLUDE",
+            FUND_PROJECTION,
+            why="Sparse: only position registers carry GSI6_PK (FUND#<id>); the fund page reads 100 slim "
+            "copies a page (no dated cash flows: a few hundred bytes each, whatever a position's history).",
         ),
     )
 )

@@ -26,6 +26,11 @@ that is not a business rule lives here.
 - Failures: each cancellation reason is tied to its named action and becomes a typed error:
   a failed check NotFound, a NEW put AlreadyExists, a register RegisterChanged, any other
   expectation a Conflict naming who changed the item and when.
+- Fund summaries: a register's put names the register it replaces (`was=`, None when new);
+  the unit of work adds the difference to the fund's summary shard in the same transaction,
+  ONE `ADD` update per shard touched whatever the number of registers (`SummaryDeltas`), so a
+  fund's totals are exact without reading the fund (`fundportal.domain.summary`). A caller
+  packing a transaction leaves room for `summary_actions()` more actions.
 - Leaving `with` without `commit()` discards the actions: nothing is written.
 """
 
@@ -50,6 +55,7 @@ from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentReposit
 from .repositories.imports import ImportRepository
 from .repositories.register import RegisterRepository
 from .repositories.spellings import SpellingRepository
+from .repositories.summaries import SummaryDeltas, shard_count
 from .uow_actions import (
     ANY,
     NEW,
@@ -78,6 +84,7 @@ __all__ = [
     "in_approval",
     "of_fund",
     "request_hash",
+    "summary_actions",
     "unchanged",
     "when_registers_move",
 ]
@@ -88,6 +95,13 @@ Key = tuple[str, str]
 REGISTER_ATTEMPTS = 8  # a write re-read and retried at most this many times when a register moved
 IN_FLIGHT_CHECKS = 4  # re-reads after DynamoDB refused a token whose first use may be in flight
 RETRYABLE_REASONS = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
+_UNSET: Any = object()
+
+
+def summary_actions() -> int:
+    """The most fund-summary updates a transaction adds (one per shard of a fund): room a caller
+    packing a transaction near the 100-action limit keeps free."""
+    return shard_count()
 
 
 class RegisterChanged(DataLayerError):
@@ -115,6 +129,7 @@ class UnitOfWork:
         self.registers = RegisterRepository(self.gateway)
         self.imports = ImportRepository(self.gateway)
         self.spellings = SpellingRepository(self.gateway)
+        self.summaries = SummaryDeltas()
         self.actions: list[Action] = []
         self.committed = False
         self.attempt = 0
@@ -163,6 +178,7 @@ class UnitOfWork:
 
     def __enter__(self) -> UnitOfWork:
         self.actions, self.committed = [], False
+        self.summaries.clear()
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
@@ -171,6 +187,7 @@ class UnitOfWork:
     def rollback(self) -> None:
         """Discard what was not committed (nothing of it was sent)."""
         self.actions = []
+        self.summaries.clear()
 
     def put(
         self,
@@ -181,10 +198,17 @@ class UnitOfWork:
         stamped: bool = False,
         companions: bool = False,
         refused: Callable[[], Exception] | None = None,
+        was: PositionRegister | None = _UNSET,
     ) -> None:
         """Put `entity` as the action `name` expecting `expect`; `stamped` marks it with the request
         (token and hash); `companions` adds the constant items its write brings along; `refused`
-        is raised when the expectation fails (default: the action's typed error)."""
+        is raised when the expectation fails (default: the action's typed error). A register
+        names the register it replaces (`was`, None when new): its fund summary changes by the
+        difference in the same transaction."""
+        if isinstance(entity, PositionRegister):
+            if was is _UNSET:
+                raise TypeError("a register's put names the register it replaces (was=...)")
+            self.summaries.register_changed(was, entity)
         if isinstance(entity, AuditEntry):
             entity = self._audit(entity)
         item = item_of(entity)
@@ -211,6 +235,10 @@ class UnitOfWork:
         return replace(audit, at=datetime.now(UTC), token=audit.token or self.token)
 
     def delete(self, entity: Any, *, expect: Any = ANY, name: str) -> None:
+        """Delete `entity` (or a key) expecting `expect`; a deleted register takes its share out of
+        its fund summary in the same transaction."""
+        if isinstance(entity, PositionRegister):
+            self.summaries.register_changed(entity, None)
         key = entity if isinstance(entity, tuple) else self._key(entity)
         request = self.gateway.delete_action(key, condition_for(entity, expect))
         self.actions.append(Action(name, "Delete", entity, key, expect, request))
@@ -238,6 +266,9 @@ class UnitOfWork:
         return hashlib.sha256(f"{self.token}:{self.attempt}".encode()).hexdigest()[:32]
 
     def commit(self) -> None:
+        for key, request in self.summaries.actions(self.gateway):
+            self.actions.append(Action("fund summary", "Update", None, key, ANY, request))
+        self.summaries.clear()
         if not self.actions:
             self.committed = True
             return

@@ -122,11 +122,17 @@ def test_data_io_section_imports_and_exports(local_backend):
     )
 
 
-def test_fund_page_bench_data_is_one_query(local_backend):
-    """The bench's fund (registers of N positions) is read by the fund page's one Query."""
-    pages.load_fund(local_backend.endpoint, local_backend.table, 30)
+def test_fund_page_bench_data_is_its_summary_and_one_page(local_backend):
+    """The bench's fund (registers and summary shards of N positions) is read by the fund page's
+    BatchGetItem of its summary and one Query of a page; its middle page costs the same."""
+    pages.load_fund(local_backend.endpoint, local_backend.table, 250)
     cost = pages.fund_query_cost(local_backend.table)
-    assert (cost["requests"], cost["operations"], cost["items"]) == (1, ["Query"], 30)
+    assert (cost["requests"], cost["operations"], cost["items"]) == (2, ["BatchGetItem", "Query"], 100)
+    middle = pages.middle_cursor(local_backend.table, 250)
+    assert middle and pages.fund_query_cost(local_backend.table, middle)["items"] == 100
+    pages.load_funds(local_backend.endpoint, local_backend.table, 3, 4)
+    listed = pages.funds_list_cost(local_backend.table)
+    assert listed["operations"] == ["BatchGetItem", "Query"] and listed["requests"] == 2
     assert reverse_fund() == f"/funds/{pages.FUND}/"
 
 

@@ -14,6 +14,7 @@ from fundportal.store.gateway import TableGateway, call
 from fundportal.store.schema import (
     DOCUMENT_INDEX,
     ENTITY_INDEX,
+    FUND_INDEX,
     INVESTOR_INDEX,
     MONTH_INDEX,
     POSITION_INDEX,
@@ -29,12 +30,15 @@ def test_table_matches_definition(backend):
     live = status.raw
     assert {k["KeyType"]: k["AttributeName"] for k in live["KeySchema"]} == {"HASH": "PK", "RANGE": "SK"}
     indexes = {i["IndexName"]: i for i in live["GlobalSecondaryIndexes"]}
-    assert set(indexes) == {ENTITY_INDEX, POSITION_INDEX, MONTH_INDEX, INVESTOR_INDEX, DOCUMENT_INDEX}
+    assert set(indexes) == {ENTITY_INDEX, POSITION_INDEX, MONTH_INDEX, INVESTOR_INDEX, DOCUMENT_INDEX, FUND_INDEX}
     assert [k["AttributeName"] for k in indexes[ENTITY_INDEX]["KeySchema"]] == ["GSI_PK", "GSI_SK"]
     assert [k["AttributeName"] for k in indexes[POSITION_INDEX]["KeySchema"]] == ["GSI2_PK", "GSI2_SK"]
     assert [k["AttributeName"] for k in indexes[MONTH_INDEX]["KeySchema"]] == ["GSI3_PK", "GSI3_SK"]
     assert [k["AttributeName"] for k in indexes[INVESTOR_INDEX]["KeySchema"]] == ["GSI4_PK", "GSI4_SK"]
     assert [k["AttributeName"] for k in indexes[DOCUMENT_INDEX]["KeySchema"]] == ["GSI5_PK", "GSI5_SK"]
+    assert [k["AttributeName"] for k in indexes[FUND_INDEX]["KeySchema"]] == ["GSI6_PK", "GSI6_SK"]
+    assert indexes[FUND_INDEX]["Projection"]["ProjectionType"] == "INCLUDE"
+    assert "Rollup" not in indexes[FUND_INDEX]["Projection"]["NonKeyAttributes"]  # the slim copy only
     assert live["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from bench import common, hot_keys, report
 from fundportal.store.instrumentation import collect
-from fundportal.store.schema import ENTITY_INDEX
+from fundportal.store.schema import ENTITY_INDEX, FUND_INDEX
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
 
@@ -53,18 +53,21 @@ def test_the_import_loads_the_document_partition_and_the_fund_index_key(local_ba
     assert "| hot keys, import: paced run ÷ the target's duration | ≤ 1.05x |" in text
 
 
-def test_the_fund_page_reads_one_index_key_scaled_to_the_target_size(local_backend):
+def test_the_fund_page_reads_its_index_key_and_its_summary_shards_unscaled(local_backend):
     result = hot_keys.fund_page(local_backend.endpoint, 20, table=f"{local_backend.table}_fund")
-    (only,) = result["hottest"]
-    assert only["table"] == ENTITY_INDEX
-    assert only["wcu_per_s"] == 0
-    assert result["size_factor"] == hot_keys.FUND_POSITIONS / 20
-    assert only["rcu_per_s"] == pytest.approx(result["measured_rcu"] * result["size_factor"] * 2)
+    keys = _keys(result)
+    (index,) = [k for (table, _), k in keys.items() if table == FUND_INDEX]
+    shards = [key for table, key in keys if table == "table"]
+    assert index["wcu_per_s"] == 0 and index["rcu_per_s"] > 0
+    assert shards and all(key.startswith("FUND_SUMMARY#HOT_FUND#") for key in shards)
+    assert result["size_factor"] == 1  # the same reads at any fund size: a summary and 100 positions
+    assert not result["over_limit"]
 
 
-def test_the_funds_list_reads_each_fund_key_and_the_editors_write_their_document(local_backend):
+def test_the_funds_list_reads_summary_shards_and_the_editors_write_their_document(local_backend):
     funds = hot_keys.fund_list(local_backend.endpoint, 3, 2, table=f"{local_backend.table}_funds")
-    assert sum(1 for k in funds["hottest"] if k["table"] == ENTITY_INDEX) == 3
+    assert not any(k["table"] == ENTITY_INDEX for k in funds["hottest"])  # no fund's registers
+    assert any(k["key"].startswith("FUND_SUMMARY#HOT_F") for k in funds["hottest"])
     editors = hot_keys.editors(1, table=f"{local_backend.table}_editors")
     assert editors["operations"] == hot_keys.EDITORS
     assert ("table", "HOT_D0") in _keys(editors)

@@ -19,6 +19,7 @@ from fundportal.ops.register_repair import verify_positions
 from fundportal.store import tables
 from fundportal.store.gateway import call
 from fundportal.store.mapping.entities import to_item
+from fundportal.store.repositories import summaries
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.schema import POSITION_INDEX, TABLE
 
@@ -112,16 +113,21 @@ def test_verify_reports_and_repair_fixes_idempotently(sample, settings):
     registers.gateway.batch_write([item])  # disagrees with its entries, written before the investor index
     call("DeleteItem", TableName=sample.table, Key={"PK": {"S": "POSITION#POSITION_1"}, "SK": {"S": "REGISTER"}})
     report = verify_positions()
-    assert {(d.position_id, d.problem) for d in report.differences} == {
+    # Written around the unit of work, so FUND_A's summary shard (both positions hash to it) no
+    # longer sums the stored registers either.
+    summary, shard = report.differences[0], summaries.shard_of(broken)[1]
+    assert summary.position_id == f"fund FUND_A summary shard {shard}"
+    assert summary.problem.startswith("summary shard differs from its registers in")
+    assert {(d.position_id, d.problem) for d in report.differences[1:]} == {
         ("POSITION_1", "no register item (unregistered position)"),
         ("POSITION_2", "roll-up differs from the entries"),
         ("POSITION_2", "not in the investor index (written before it)"),
     }
-    with pytest.raises(Exception, match="3 differences"):
+    with pytest.raises(Exception, match="4 differences"):
         call_command("verify_positions", stdout=io.StringIO())
     out = io.StringIO()
     call_command("verify_positions", repair=True, stdout=out)
-    assert "repaired 2" in out.getvalue()
+    assert "repaired 3" in out.getvalue()  # the shard, then the registers (each moving it exactly)
     assert verify_positions().differences == []
     assert verify_positions(repair=True).repaired == 0  # idempotent
     assert _usd(registers.get("POSITION_2", consistent=True)).called.amount == Decimal(700_000)

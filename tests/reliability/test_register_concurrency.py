@@ -1,6 +1,7 @@
 """8 writers recording entries for the positions of one fund at once, on DynamoDB Local:
 every entry lands, the register of each position equals its entries recomputed (no lost update,
-whatever TransactionConflicts and register retries happened), and verify_positions is clean."""
+whatever TransactionConflicts and register retries happened), the fund's summary sums the
+registers exactly, and verify_positions (registers and summaries) is clean."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import pytest
 from django.core.management import call_command
 
 from documents import approval, services
+from fundportal.domain import summary as summary_rule
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.repositories.summaries import SummaryRepository
 
 pytestmark = [pytest.mark.django_db, pytest.mark.local_only]
 
@@ -78,5 +81,11 @@ def test_eight_writers_on_one_fund_lose_no_update(local_backend):
         register = registers[position]
         assert register.rollup == builder.state(), position  # no lost update
         assert register.revision == sum(1 for e in recorded if e.position_id == position)
+    # The fund's summary (ADD deltas from 8 writers at once, no read-modify-write) sums the
+    # registers exactly: every call recorded is in it once.
+    summary = SummaryRepository().fund("FUND_C")
+    assert summary == summary_rule.add(*(summary_rule.contribution(r) for r in registers.values()))
+    called = sum(e.amount for e in recorded if isinstance(e, CapitalCall))
+    assert sum(a for (_, what, _), a in summary.items() if what in ("called_settled", "called_pending")) == called
     assert verify_positions().differences == []
     call_command("verify_positions")  # exits non-zero on any difference

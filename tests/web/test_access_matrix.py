@@ -75,7 +75,7 @@ DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP 
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}
 POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx", "positions:statement"}
 POSITION_WRITES = {"positions:commitment", "positions:remove", "positions:merge"}
-FUND_READS = {"funds:detail", "funds:export_xlsx"}
+FUND_READS = {"funds:detail", "funds:export_xlsx", "funds:export_csv"}
 INVESTOR_READS = {"investors:detail", "investors:export_csv", "investors:export_xlsx"}
 # The user's own API tokens (no fund data): the list for anyone signed in; revoking is a POST.
 ACCOUNT_PAGES = {"api_tokens:list"}
@@ -222,6 +222,7 @@ def test_a_non_covering_analyst_gets_404_on_fund_a_pages_documents_positions_exp
     for url in (
         "/funds/FUND_A/",
         "/funds/FUND_A/export.xlsx",
+        "/funds/FUND_A/export.csv",
         "/documents/DOC001/",
         "/documents/DOC001/export.csv",
         "/documents/DOC002/history/",

@@ -14,6 +14,7 @@ from fundportal.store.instrumentation import page_log
 from fundportal.store.schema import (
     DOCUMENT_INDEX,
     ENTITY_INDEX,
+    FUND_INDEX,
     INVESTOR_INDEX,
     MONTH_INDEX,
     POSITION_INDEX,
@@ -67,6 +68,7 @@ def test_table_page_shows_the_table_and_its_active_indexes(staff_client, sample)
         (MONTH_INDEX, "active"),
         (INVESTOR_INDEX, "active"),
         (DOCUMENT_INDEX, "active"),
+        (FUND_INDEX, "active"),
     ]
     assert "GSI2_PK (partition)" in html and "GSI2_SK (sort)" in html
     assert "INCLUDE" in html and "AsOfDate" in html

@@ -343,9 +343,11 @@ def test_seed_demo_synthetic_is_deterministic_and_idempotent(backend):
     out = run("seed_demo", **SMALL, workers=backend.workers(4))
     spec = SyntheticSpec(**SMALL)
     # 5 documents x (current + 2 superseded document and activity copies + 4 positions x 4 entries) + months
-    # + per fund (2): its catalog entry and 4 positions' registers
+    # + per fund (2): its catalog entry, 4 positions' registers and the summary shards they hash to
     months = len({spec.as_of(n).replace(day=1) for n in range(1, 6)})
-    assert spec.item_count == 5 * (6 + 16) + months + 2 * (1 + 4)
+    shards = [len(spec.summary_shards(fund)) for fund in range(2)]
+    assert all(1 <= n <= 4 for n in shards)
+    assert spec.item_count == 5 * (6 + 16) + months + 2 * (1 + 4) + sum(shards)
     assert f"Loaded {spec.item_count} items" in out
     first = _fund_snapshot(backend.table)
     # + one search key per document, position, fund and investor id

@@ -44,9 +44,9 @@ def funds(sample):
     [
         ("/documents/DOC001/", ["Query"]),
         ("/positions/POSITION_1/", ["Query"]),
-        ("/funds/FUND_A/", ["Query"]),
+        ("/funds/FUND_A/", ["BatchGetItem", "Query"]),  # its summary, one page of positions
         ("/investors/INVESTOR_1/", ["Query"]),
-        ("/funds/", ["Query", "Query"]),  # the catalog, then the one covered fund
+        ("/funds/", ["Query", "BatchGetItem"]),  # the catalog, then the covered fund's summary
     ],
 )
 def test_coverage_costs_no_dynamodb_request(funds, url, operations, django_assert_dynamodb_requests):

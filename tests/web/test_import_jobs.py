@@ -16,10 +16,12 @@ from django.utils import timezone
 
 from documents import selectors, services
 from fundportal.domain.model import Document
+from fundportal.domain.summary import totals_as_of
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store import budget
 from fundportal.store.client import retry_mode
 from fundportal.store.repositories.register import RegisterRepository
+from fundportal.store.repositories.summaries import SummaryRepository
 from imports import jobs, writing
 from imports.models import ImportJob
 from imports.services import checksum_of
@@ -179,6 +181,9 @@ def test_a_job_killed_midway_is_run_again_to_the_same_final_state(backend, edito
     assert {r.revision for r in registers if r} == {1} and all(registers)
     (totals,) = selectors.document_overview(document_id="NOTICE_1").totals
     assert totals.called.amount == sum(1_250_000 + n for n in range(POSITIONS))
+    # The fund's summary counts every position once (the file awaits approval: counted apart).
+    (fund,) = totals_as_of(SummaryRepository().fund("FUND_N"), date.today())
+    assert fund.positions == POSITIONS and fund.awaiting_called.amount == totals.called.amount
     assert not list(uploads.iterdir())
 
 

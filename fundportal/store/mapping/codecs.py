@@ -88,6 +88,29 @@ def register_rollup_out(register: Any) -> dict[str, Any]:
     return kept
 
 
+def register_lines_out(register: Any) -> dict[str, Any]:
+    """The register's slim copy for the fund page (`Lines`): its Rollup keeping, per currency, only
+    the dated flows after its NAV's date (all of them without a NAV). That is all valuing it as of
+    any later date needs (flows after the date are taken out, flows after the NAV date roll it
+    forward), so the page's figures stay exact; the IRR, which needs every flow, is not read
+    from it. A position's copy holds a quarter or so of flows, whatever its history."""
+    return _flows_after_nav(register_rollup_out(register))
+
+
+def _flows_after_nav(rollup: dict[str, Any]) -> dict[str, Any]:
+    slim: dict[str, Any] = {}
+    for code, data in rollup.items():
+        if code == AWAITING_KEY:
+            slim[code] = {**data, "Rollup": _flows_after_nav(data["Rollup"])}
+            continue
+        nav = data.get("Nav")
+        since = nav[0] if nav else None  # the NAV's rank starts with its as-of date (ISO)
+        flows = data.get("Flows") or {}
+        kept = {on: pair for on, pair in flows.items() if since is None or on > since}
+        slim[code] = {**data, "Flows": kept}
+    return slim
+
+
 def read_awaiting(item: dict[str, Any], values: dict[str, Any]) -> None:
     """The register's awaiting-approval part from its Rollup map (none when absent)."""
     held = (item.get("Rollup") or {}).get(AWAITING_KEY)

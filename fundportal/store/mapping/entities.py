@@ -27,6 +27,7 @@ from fundportal.domain.model import (
 from ..schema import (
     DOCUMENT_INDEX,
     ENTITY_INDEX,
+    FUND_INDEX,
     INVESTOR_INDEX,
     MONTH_INDEX,
     POSITION_INDEX,
@@ -50,6 +51,7 @@ from .codecs import (
     Codec,
     commitment_history_in,
     read_awaiting,
+    register_lines_out,
     register_rollup_out,
 )
 from .companions import (
@@ -350,10 +352,13 @@ REGISTER = EntityMap(
         Attribute("imports", "Imports", MARKERS, ()),
     ),
     read_keys=_read_register_extras,
+    # The fund page's slim copy (no dated flows), projected by its index instead of Rollup.
+    stamp=lambda r: {"Lines": register_lines_out(r)},
     indexes={
-        # The fund page (entity index), first in the position page (position index), the
-        # investor page (investor index).
+        # The fund's registers whole (entity index: reconciliation, verification), the fund page
+        # (its slim copies), first in the position page (position index), the investor page.
         ENTITY_INDEX: lambda r: keys.fund_index_keys(r.fund_id, r.position_id),
+        FUND_INDEX: lambda r: keys.fund_page_index_keys(r.fund_id, r.position_id),
         POSITION_INDEX: lambda r: keys.register_position_index_keys(r.position_id),
         INVESTOR_INDEX: lambda r: keys.investor_index_keys(r.investor_id, r.position_id),
     },

@@ -4,19 +4,22 @@ expect=revision, name="register")`), conditioned on the revision read."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from fundportal.domain.kinds import SearchKind
 from fundportal.domain.model import PositionRegister
 
+from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
 from ..mapping.companions import register_companions
 from ..mapping.entities import REGISTER_TYPE, FundCatalogEntry, from_item, to_item
-from ..schema import ENTITY_INDEX, INVESTOR_INDEX, TABLE
+from ..schema import ENTITY_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)
 _INVESTOR = TABLE.index(INVESTOR_INDEX)
+_FUND = TABLE.index(FUND_INDEX)
 
 
 def register_key(position_id: str) -> tuple[str, str]:
@@ -68,6 +71,66 @@ class RegisterRepository:
             found.append((item["PK"], item["SK"]))
         return found
 
+    def fund_page(self, fund_id: str, cursor: str | None = None, limit: int = 100) -> FundPositionsPage:
+        """One page of the fund's positions (see `fund_positions_page`)."""
+        return fund_positions_page(self.gateway, fund_id, cursor, limit)
+
     def bulk_items(self, register: PositionRegister) -> list[dict[str, Any]]:
         """The items of a register for a bulk load (seeding, repair): register, catalog."""
         return [to_item(register), to_item(FundCatalogEntry(register.fund_id))]
+
+
+@dataclass(frozen=True)
+class FundPositionsPage:
+    """One page of a fund's registers in position order, with the signed cursors of the pages
+    beside it (None at either end) and its 1-based number."""
+
+    registers: list[PositionRegister]
+    next_cursor: str | None
+    previous_cursor: str | None
+    number: int
+
+
+FUND_PAGE_SIZE = 100
+_INDEX_KEYS = ("PK", "SK", _FUND.pk, _FUND.sk)
+
+
+def _start_key(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: {"S": item[name]} for name in _INDEX_KEYS}
+
+
+def fund_positions_page(
+    gateway: TableGateway, fund_id: str, cursor: str | None = None, limit: int = FUND_PAGE_SIZE
+) -> FundPositionsPage:
+    """Pattern 13, paged: `limit` slim register copies of the fund in position order from one
+    Query on GSI_Fund_Position (`slim_register`); the cursor is signed and bound to the fund
+    (BadCursor otherwise) and
+    says which way to read (a previous page is read backwards from this page's first item)."""
+    query = ("fund positions", fund_id)
+    start_key, carried = cursors.decode(cursor, query) if cursor else (None, {})
+    backwards = carried.get("d") == "b"
+    number = int(carried.get("p") or 1) if str(carried.get("p") or "1").isdigit() else 1
+    page = gateway.query_page(
+        f"{_FUND.pk} = :pk",
+        {":pk": keys.fund_index_pk(fund_id)},
+        index=FUND_INDEX,
+        limit=limit,
+        start_key=start_key,
+        forward=not backwards,
+    )
+    items = list(reversed(page.items)) if backwards else page.items
+    more = page.last_key is not None  # DynamoDB may say so on a page that ended exactly: one empty page then
+    after = more if not backwards else bool(items)
+    before = (more if backwards else start_key is not None) and number > 1
+    next_cursor = cursors.encode(_start_key(items[-1]), query, {"d": "f", "p": number + 1}) if items and after else None
+    previous_cursor = (
+        cursors.encode(_start_key(items[0]), query, {"d": "b", "p": number - 1}) if items and before else None
+    )
+    return FundPositionsPage([slim_register(i) for i in items], next_cursor, previous_cursor, number)
+
+
+def slim_register(item: dict[str, Any]) -> PositionRegister:
+    """A register from its slim copy (`codecs.register_lines_out`): figures, commitment, ids and
+    only the flows after its NAV date, enough to value it as of today but not for an IRR (the
+    position page has it)."""
+    return from_item(PositionRegister, {**item, "Rollup": item.get("Lines") or {}})

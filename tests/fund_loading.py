@@ -1,0 +1,27 @@
+"""Test helper: a fund of many positions loaded whole (registers and summary shards), as the bulk
+loaders do, so paging and exports can be tested without writing each entry."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.model import CapitalCall, PositionRegister
+from fundportal.store.gateway import TableGateway
+from fundportal.store.mapping.entities import FundCatalogEntry, to_item
+from fundportal.store.repositories.summaries import shard_items
+
+
+def load_fund(fund_id: str, positions: int) -> list[PositionRegister]:
+    """`positions` registers of `fund_id` (a call of 1,000 + n each, commitment 5,000), its catalog
+    entry and its summary shards."""
+    registers = []
+    for n in range(positions):
+        position_id = f"{fund_id}_P{n:05d}"
+        builder = FiguresBuilder(flows=True)
+        builder.add(CapitalCall("DOC_BIG", position_id, fund_id, f"INV_{n}", Decimal(1000 + n), "Completed"))
+        register = PositionRegister(position_id, fund_id, f"INV_{n}", commitment=Decimal(5000), revision=1)
+        registers.append(register.with_builder(builder))
+    items = [*(to_item(r) for r in registers), to_item(FundCatalogEntry(fund_id)), *shard_items(registers)]
+    TableGateway().batch_write(items, workers=4)
+    return registers
