@@ -341,8 +341,8 @@ def position_list(
     if bool(fund) == bool(investor):
         raise HttpError(400, "Give one of fund or investor.")
     scope = scope_of(request)
-    if fund:
-        group = fund_selectors.fund_detail(fund_id=fund, scope=scope)
+    if fund:  # the fund page's own page of 100 positions and its signed cursor
+        group = fund_selectors.fund_detail(fund_id=fund, cursor=cursor, scope=scope)
     else:
         group = fund_selectors.investor_detail(investor_id=investor or "", scope=scope)
     held: dict[str, dict[str, Any]] = {}
@@ -360,6 +360,8 @@ def position_list(
         position["currencies"].append(line.currency)
         if line.commitment is not None:
             position["commitment"] = schemas.money_out(line.commitment)
-    query = ("api-positions", fund or "", investor or "")
+    if fund:
+        return {"next": next_link(request, group.next_cursor), "positions": list(held.values())}
+    query = ("api-positions", "", investor or "")
     page = paging.page_of(list(held.values()), lambda p: (p["position_id"],), query=query, cursor=cursor, limit=limit)
     return {"next": next_link(request, page.next_cursor), "positions": page.rows}

@@ -10,11 +10,13 @@ from api.urls import READ_UNITS_HEADER, REQUESTS_HEADER
 pytestmark = pytest.mark.django_db
 
 
-def test_fund_lines_are_one_query_like_the_fund_page(sample, api_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(1, ["Query"]):
+def test_fund_lines_read_the_summary_and_one_page_like_the_fund_page(
+    sample, api_client, django_assert_dynamodb_requests
+):
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "Query"]):
         response = api_client.get("/api/v1/funds/FUND_A/lines")
     assert response.status_code == 200, response.content
-    assert response[REQUESTS_HEADER] == "1"
+    assert response[REQUESTS_HEADER] == "2"
     assert float(response[READ_UNITS_HEADER]) > 0
     body = response.json()
     first = body["lines"][0]
@@ -131,7 +133,7 @@ def test_the_audit_trail_of_a_document(sample, api_client, editor_client):
 
 
 def test_positions_of_a_fund_or_an_investor(sample, api_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(1, ["Query"]):
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "Query"]):
         body = api_client.get("/api/v1/positions?fund=FUND_A").json()
     assert [p["position_id"] for p in body["positions"]] == ["POSITION_1", "POSITION_2"]
     assert body["positions"][0]["commitment"] == {"amount": "2000000.00", "currency": "USD"}

@@ -15,6 +15,7 @@ from api import problems, tokens
 from fundportal.access import grants
 from fundportal.domain.errors import Conflict, NotPermitted
 from fundportal.store.errors import StoreUnavailable
+from tests.fund_loading import load_fund
 
 pytestmark = pytest.mark.django_db
 
@@ -108,28 +109,30 @@ def walk(client: Client, url: str, key: str) -> list:
     return rows
 
 
-def test_fund_lines_walk_page_by_page(sample, api_client):
-    first = api_client.get("/api/v1/funds/FUND_A/lines?limit=1").json()
-    assert [line["position_id"] for line in first["lines"]] == ["POSITION_1"]
-    assert first["next"].startswith("http://testserver/api/v1/funds/FUND_A/lines?") and "limit=1" in first["next"]
-    lines = walk(api_client, "/api/v1/funds/FUND_A/lines?limit=1", "lines")
-    assert [line["position_id"] for line in lines] == ["POSITION_1", "POSITION_2"]
+def test_fund_lines_walk_the_fund_pages_100_positions_at_a_time(sample, api_client):
     assert walk(api_client, "/api/v1/investors?limit=1", "investors") == ["INVESTOR_1", "INVESTOR_2"]
+    load_fund("FUND_WIDE", 150)
+    first = api_client.get("/api/v1/funds/FUND_WIDE/lines").json()
+    assert len(first["lines"]) == 100
+    assert first["next"].startswith("http://testserver/api/v1/funds/FUND_WIDE/lines?")
+    lines = walk(api_client, "/api/v1/funds/FUND_WIDE/lines", "lines")
+    ids = [line["position_id"] for line in lines]
+    assert ids == sorted(set(ids)) and len(ids) == 150
 
 
 def test_a_cursor_is_bound_to_its_query_and_tamper_proof(sample, api_client):
-    cursor = api_client.get("/api/v1/funds/FUND_A/lines?limit=1").json()["next"].split("cursor=")[1]
+    cursor = api_client.get("/api/v1/investors?limit=1").json()["next"].split("cursor=")[1]
     body = is_problem(api_client.get(f"/api/v1/investors/INVESTOR_1/lines?cursor={cursor}"), 400)
     assert body["field"] == "cursor"
-    is_problem(api_client.get(f"/api/v1/funds/FUND_A/lines?as_of=2020-01-01&cursor={cursor}"), 400)
-    is_problem(api_client.get(f"/api/v1/funds/FUND_A/lines?cursor={cursor[:-2]}xx"), 400)
+    is_problem(api_client.get(f"/api/v1/funds/FUND_A/lines?cursor={cursor}"), 400)
+    is_problem(api_client.get(f"/api/v1/investors?limit=1&cursor={cursor[:-2]}xx"), 400)
 
 
 def test_a_cursor_expires(sample, api_client, settings, monkeypatch):
-    cursor = api_client.get("/api/v1/funds/FUND_A/lines?limit=1").json()["next"].split("cursor=")[1]
+    cursor = api_client.get("/api/v1/investors?limit=1").json()["next"].split("cursor=")[1]
     later = time.time() + getattr(settings, "CURSOR_MAX_AGE", 3600) + 5
     monkeypatch.setattr(signing.time, "time", lambda: later)
-    is_problem(api_client.get(f"/api/v1/funds/FUND_A/lines?cursor={cursor}"), 400)
+    is_problem(api_client.get(f"/api/v1/investors?limit=1&cursor={cursor}"), 400)
 
 
 # --- schema and docs ------------------------------------------------------------------------------

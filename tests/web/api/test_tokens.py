@@ -94,7 +94,7 @@ def test_every_call_is_logged_with_its_token_name(sample, analyst, caplog):
     with caplog.at_level(logging.INFO, logger="fundportal.api"):
         client.get("/api/v1/funds/FUND_A/lines")
     [line] = [r.getMessage() for r in caplog.records if r.name == "fundportal.api"]
-    assert "token='excel on laptop'" in line and "user=analyst" in line and "dynamodb_requests=1" in line
+    assert "token='excel on laptop'" in line and "user=analyst" in line and "dynamodb_requests=2" in line
 
 
 # --- the user's page ------------------------------------------------------------------------------
