@@ -172,6 +172,16 @@ class InvalidCommitmentChange(InvalidId):
         self.problem = problem
 
 
+class InvalidTimeParameter(InvalidId):
+    """A time-travel parameter (`parameter`: "as_of" or "known_at") that is `problem`: "format"
+    (not the expected ISO form) or "range" (outside the dates the portal accepts)."""
+
+    def __init__(self, parameter: str, problem: str, value: object = "") -> None:
+        super().__init__(parameter, value)
+        self.parameter = parameter
+        self.problem = problem
+
+
 class ApprovalRefused(DomainError):
     """A document's approval step refused (four eyes): `reason` is one of the constants below,
     `state` the document's approval when refused, `user` who asked, `editor` who changed it last."""
