@@ -3,17 +3,17 @@ capital account statement PDF. Each reads the same selector as its page (never a
 
 from __future__ import annotations
 
-from datetime import date
-
-from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from documents import selectors as document_selectors
-from fundportal.domain import dates
+from fundportal.domain.access import AccessScope
 from fundportal.web.mixins import ScopedMixin
+from fundportal.web.time_travel import TimeTravelMixin
 from funds.selectors import fund_detail
 from positions import selectors as position_selectors
+from positions.as_of import position_report_as_of
+from positions.selectors import PositionReport
 
 from .statement import position_statement, statement_pdf
 from .tables import Table, document_table, fund_table, position_table
@@ -48,19 +48,27 @@ class DocumentCsvView(ScopedMixin, View):
         return csv_response(document_table(page), f"document-{document_id}.csv")
 
 
-class PositionCsvView(ScopedMixin, View):
+def _position_report(view: TimeTravelMixin, position_id: str, scope: AccessScope) -> PositionReport:
+    """The position page's rows: today's, or as of `?as_of=` / as known at `?known_at=`."""
+    travel = view.time_travel
+    if travel.active:
+        return position_report_as_of(position_id=position_id, as_of=travel.as_of, known_at=travel.known_at, scope=scope)
+    return position_selectors.position_report(position_id=position_id, scope=scope)
+
+
+class PositionCsvView(ScopedMixin, TimeTravelMixin, View):
     """CSV of the position page's rows over every page: ids, fund and investor on every row,
     amounts with exactly their currency's decimals, running figures of each row's currency (never
     a sum across currencies), formula-like text neutralised (exports.writers)."""
 
     def get(self, request: HttpRequest, position_id: str) -> HttpResponse:
-        report = position_selectors.position_report(position_id=position_id, scope=self.scope)
+        report = _position_report(self, position_id, self.scope)
         return csv_response(position_table(report), f"position-{position_id}.csv")
 
 
-class PositionXlsxView(ScopedMixin, View):
+class PositionXlsxView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, position_id: str) -> HttpResponse:
-        report = position_selectors.position_report(position_id=position_id, scope=self.scope)
+        report = _position_report(self, position_id, self.scope)
         return _download(xlsx_bytes([position_table(report)]), XLSX, f"position-{position_id}.xlsx")
 
 
@@ -72,24 +80,15 @@ class FundXlsxView(ScopedMixin, View):
         return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
 
 
-class StatementPdfView(ScopedMixin, View):
-    """`?as_of=YYYY-MM-DD` limits the statement to documents as of that date (400 if malformed)."""
+class StatementPdfView(ScopedMixin, TimeTravelMixin, View):
+    """`?as_of=YYYY-MM-DD` states the position as of that date, `?known_at=` as the portal knew
+    it then (a malformed date: 400 with its message, `fundportal.web.time_travel`)."""
 
     def get(self, request, position_id: str) -> HttpResponse:
-        as_of = _as_of(request.GET.get("as_of", ""))
-        statement = position_statement(position_id=position_id, as_of=as_of, scope=self.scope)
+        travel = self.time_travel
+        statement = position_statement(
+            position_id=position_id, as_of=travel.as_of, known_at=travel.known_at, scope=self.scope
+        )
         pdf = statement_pdf(statement, generated_by=request.user.get_username())
-        suffix = f"-{as_of.isoformat()}" if as_of else ""
+        suffix = f"-{travel.as_of.isoformat()}" if travel.as_of else ""
         return _download(pdf, "application/pdf", f"statement-{position_id}{suffix}.pdf")
-
-
-def _as_of(text: str) -> date | None:
-    if not text:
-        return None
-    try:
-        value = date.fromisoformat(text)
-    except ValueError:
-        raise BadRequest("as_of must be a date: YYYY-MM-DD.") from None
-    if not dates.in_range(value):
-        raise BadRequest(dates.range_message("as_of date"))
-    return value

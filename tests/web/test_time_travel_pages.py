@@ -1,0 +1,105 @@
+"""Time travel on the position page, its exports and the statement (moto, the seed sample):
+POSITION_1 holds DOC001 (2025-09-30: call 500,000, distribution 75,000, unfunded 1,500,000) and
+DOC002 (2025-12-31: call 750,000, distribution 120,000), commitment 2,000,000 from the start."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+
+from fundportal.domain.model import utcnow
+from fundportal.store.repositories.register import RegisterRepository
+from positions.services import commitment_set
+
+pytestmark = pytest.mark.django_db
+
+PAGE = "/positions/POSITION_1/"
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def side_letter(amount: int = 2_500_000, effective_on: date = date(2025, 10, 15)) -> None:
+    revision = RegisterRepository().get("POSITION_1", consistent=True).revision
+    commitment_set(
+        position_id="POSITION_1",
+        amount=Decimal(amount),
+        effective_on=effective_on,
+        reason="Side letter",
+        expected_revision=revision,
+        user="setup",
+    )
+
+
+def test_the_position_page_as_of_the_first_document_uses_the_commitment_effective_then(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    side_letter()  # 2,500,000 from 2025-10-15: after the date asked for
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        response = analyst_client.get(f"{PAGE}?as_of=2025-09-30")
+    assert response.status_code == 200
+    page = text(response)
+    # Through 2025-09-30: 500,000 called of the 2,000,000 then in effect (25 %), 75,000 out: DPI 0.15x.
+    assert "Commitment USD 2,000,000.00" in page
+    assert "Paid-in (called) USD 500,000.00" in page
+    assert "% called 25.0 %" in page
+    assert "Distributed USD 75,000.00" in page
+    assert "DPI 0.15x" in page
+    assert 'data-document="DOC001"' in response.content.decode()
+    assert 'data-document="DOC002"' not in response.content.decode()
+
+
+def test_the_position_page_today_is_unchanged_by_time_travel(sample, analyst_client):
+    side_letter()
+    page = text(analyst_client.get(PAGE))
+    assert "Commitment USD 2,500,000.00" in page and "Paid-in (called) USD 1,250,000.00" in page
+
+
+def test_the_picker_shows_the_date_and_the_links_keep_it(sample, analyst_client):
+    page = analyst_client.get(f"{PAGE}?as_of=2025-09-30").content.decode()
+    assert 'name="as_of" value="2025-09-30"' in page
+    assert "Figures as of 2025-09-30." in text(analyst_client.get(f"{PAGE}?as_of=2025-09-30"))
+    assert f'href="{PAGE}export.csv?as_of=2025-09-30"' in page
+    assert f'href="{PAGE}export.xlsx?as_of=2025-09-30"' in page
+    assert f'href="{PAGE}statement.pdf?as_of=2025-09-30"' in page
+    today = analyst_client.get(PAGE).content.decode()
+    assert 'name="as_of" value=""' in today and f'href="{PAGE}export.csv"' in today
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("as_of=30-09-2025", "as_of must be a date, YYYY-MM-DD"),
+        ("as_of=2025-02-30", "as_of must be a date, YYYY-MM-DD"),
+        ("as_of=1850-01-01", "as_of must be between 1900-01-01 and 2100-12-31"),
+        ("known_at=last+week", "known_at must be an ISO date or date-time"),
+    ],
+)
+@pytest.mark.parametrize("path", [PAGE, f"{PAGE}export.csv", f"{PAGE}export.xlsx", f"{PAGE}statement.pdf"])
+def test_a_bad_date_is_a_400_with_its_own_message(sample, analyst_client, path, query, message):
+    response = analyst_client.get(f"{path}?{query}")
+    assert response.status_code == 400
+    assert message in text(response)
+
+
+def test_the_csv_export_as_of_a_date_leaves_later_documents_out(sample, analyst_client):
+    response = analyst_client.get(f"{PAGE}export.csv?as_of=2025-09-30")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert {r["document_id"] for r in rows} == {"DOC001"}
+    everything = list(csv.DictReader(io.StringIO(analyst_client.get(f"{PAGE}export.csv").content.decode())))
+    assert {r["document_id"] for r in everything} == {"DOC001", "DOC002"}
+
+
+def test_known_at_leaves_out_a_commitment_change_recorded_later(sample, analyst_client):
+    before = (utcnow() - timedelta(seconds=2)).replace(tzinfo=None).isoformat()
+    side_letter()
+    page = text(analyst_client.get(f"{PAGE}?as_of=2025-12-31&known_at={before}"))
+    assert "Commitment USD 2,000,000.00" in page
+    now = text(analyst_client.get(f"{PAGE}?as_of=2025-12-31"))
+    assert "Commitment USD 2,500,000.00" in now
