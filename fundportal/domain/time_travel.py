@@ -53,16 +53,18 @@ class Valued:
 
 
 def value_entries(entries: Iterable[PositionEntry], on: date) -> list[Valued]:
-    """The figures per currency of `entries` (already `entries_as_of(on)`) valued as of `on`:
-    flows after `on` left out, NAV rolled forward to `on`, the IRR on the same basis."""
+    """The figures per currency of `entries` (already `entries_as_of(on)`) valued as of `on`, by
+    currency code, every entry's currency among them: flows after `on` left out, NAV rolled forward to `on`, the IRR on the same basis."""
     builder = FiguresBuilder(flows=True)
+    currencies = set()
     for entry in entries:
+        currencies.add(entry.currency)
         if counts_by(entry, on):
             builder.add(entry)
     valued = []
-    for counted in builder.by_currency():
-        figures = value_as_of(counted, builder.dated_flows(counted.currency), on)
-        valued.append(Valued(figures, irr_as_of(figures, builder.flows(counted.currency))))
+    for code in sorted(currencies):  # a currency whose every flow is after `on`: zero figures
+        figures = value_as_of(builder.figures(code), builder.dated_flows(code), on)
+        valued.append(Valued(figures, irr_as_of(figures, builder.flows(code))))
     return valued
 
 
