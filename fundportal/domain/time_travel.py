@@ -54,7 +54,8 @@ class Valued:
 
 def value_entries(entries: Iterable[PositionEntry], on: date) -> list[Valued]:
     """The figures per currency of `entries` (already `entries_as_of(on)`) valued as of `on`, by
-    currency code, every entry's currency among them: flows after `on` left out, NAV rolled forward to `on`, the IRR on the same basis."""
+    currency code, every entry's currency among them: flows after `on` left out, NAV rolled
+    forward to `on`, the IRR on the same basis."""
     builder = FiguresBuilder(flows=True)
     currencies = set()
     for entry in entries:
