@@ -10,15 +10,18 @@ from django.views.generic import TemplateView
 
 from documents import list_selectors, position_table, selectors
 from documents.forms import DateRangeQueryForm
+from documents.time_travel import check_dated_by
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import POSITION_KINDS, parse_version_id
 from fundportal.messages import describe
 from fundportal.viewmodels import vars_of
 from fundportal.web.mixins import ScopedMixin
+from fundportal.web.time_travel import TimeTravelMixin
 
 
-class DocumentDetailView(ScopedMixin, TemplateView):
-    """Everything a document contains, grouped by position, from one Query (pattern 1)."""
+class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
+    """Everything a document contains, grouped by position, from one Query (pattern 1);
+    `?as_of=` before the document's date: a 404 saying so (`documents.time_travel`)."""
 
     template_engine = "jinja2"  # templates/jinja2/documents/detail.html
     template_name = "documents/detail.html"
@@ -31,6 +34,7 @@ class DocumentDetailView(ScopedMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         # Editing happens on the position-in-document page: one "Edit" link a row.
         page = selectors.document_overview(document_id=kwargs["document_id"], scope=self.scope)
+        check_dated_by(page.document, self.time_travel.as_of)
         can_edit = self.scope.can_edit(page.document.fund_id)
         can_approve = self.scope.can_approve(page.document.fund_id)
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit, can_approve=can_approve)

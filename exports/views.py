@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from documents import selectors as document_selectors
+from documents.time_travel import check_dated_by
 from fundportal.domain.access import AccessScope
 from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravelMixin
@@ -36,15 +37,17 @@ def csv_response(table: Table, filename: str) -> HttpResponse:
     return response
 
 
-class DocumentXlsxView(ScopedMixin, View):
+class DocumentXlsxView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, document_id: str) -> HttpResponse:
         page = document_selectors.document_overview(document_id=document_id, scope=self.scope)
+        check_dated_by(page.document, self.time_travel.as_of)
         return _download(xlsx_bytes([document_table(page)]), XLSX, f"document-{document_id}.xlsx")
 
 
-class DocumentCsvView(ScopedMixin, View):
+class DocumentCsvView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, document_id: str) -> HttpResponse:
         page = document_selectors.document_overview(document_id=document_id, scope=self.scope)
+        check_dated_by(page.document, self.time_travel.as_of)
         return csv_response(document_table(page), f"document-{document_id}.csv")
 
 

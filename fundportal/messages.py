@@ -20,6 +20,7 @@ from fundportal.domain.errors import (
     BadCursor,
     Conflict,
     CursorExpired,
+    DatedAfter,
     IdempotencyMismatch,
     ImportConflict,
     ImportUnfinished,
@@ -79,6 +80,14 @@ def _(error: InvalidId) -> str:
     if error.what.endswith("id"):
         return f"Invalid {error.what} {shown}: {ID_RULE}"
     return f"Invalid {error.what} {shown}."
+
+
+@describe.register
+def _(error: DatedAfter) -> str:
+    return (
+        f"{error.what} {error.key} is dated {error.dated.isoformat()}, after {error.as_of.isoformat()}: "
+        f"it was not part of the figures as of that date. Choose a later date or today."
+    )
 
 
 TIME_FORMATS = {"as_of": "a date, YYYY-MM-DD", "known_at": "an ISO date or date-time"}

@@ -4,7 +4,7 @@ who and when); what a user reads is chosen at the edge (`fundportal.messages.des
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 
 class DomainError(Exception):
@@ -180,6 +180,16 @@ class InvalidTimeParameter(InvalidId):
         super().__init__(parameter, value)
         self.parameter = parameter
         self.problem = problem
+
+
+class DatedAfter(NotFound):
+    """A document asked for as of a date (`as_of`) it is dated after (`dated`): it was not part
+    of the figures then."""
+
+    def __init__(self, what: str, key: str, dated: date, as_of: date) -> None:
+        super().__init__(what, key)
+        self.dated = dated
+        self.as_of = as_of
 
 
 class ApprovalRefused(DomainError):

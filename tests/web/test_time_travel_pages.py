@@ -103,3 +103,38 @@ def test_known_at_leaves_out_a_commitment_change_recorded_later(sample, analyst_
     assert "Commitment USD 2,000,000.00" in page
     now = text(analyst_client.get(f"{PAGE}?as_of=2025-12-31"))
     assert "Commitment USD 2,500,000.00" in now
+
+
+# --- the document list and the document page ----------------------------------------------------
+
+
+def test_the_document_list_as_of_a_date_leaves_later_documents_out(sample, analyst_client):
+    listed = analyst_client.get("/documents/?as_of=2025-09-30").content.decode()
+    assert 'data-document="DOC001"' in listed and 'data-document="DOC002"' not in listed
+    assert 'href="/documents/DOC001/?as_of=2025-09-30"' in listed
+    assert 'name="as_of" value="2025-09-30"' in listed
+    everything = analyst_client.get("/documents/").content.decode()
+    assert 'data-document="DOC001"' in everything and 'data-document="DOC002"' in everything
+
+
+def test_the_document_list_rejects_a_bad_date_with_its_message(sample, analyst_client):
+    response = analyst_client.get("/documents/?as_of=2025/09/30")
+    assert response.status_code == 400 and "as_of must be a date, YYYY-MM-DD" in text(response)
+
+
+def test_a_document_dated_after_the_date_says_so(sample, analyst_client):
+    response = analyst_client.get("/documents/DOC002/?as_of=2025-09-30")
+    assert response.status_code == 404
+    assert "Document DOC002 is dated 2025-12-31, after 2025-09-30" in text(response)
+    assert analyst_client.get("/documents/DOC002/export.csv?as_of=2025-09-30").status_code == 404
+
+
+def test_a_document_dated_by_the_date_shows_as_today_and_keeps_the_date_on_its_links(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        response = analyst_client.get("/documents/DOC001/?as_of=2025-09-30")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'name="as_of" value="2025-09-30"' in page
+    assert 'href="/documents/DOC001/export.csv?as_of=2025-09-30"' in page
