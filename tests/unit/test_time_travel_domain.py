@@ -8,7 +8,8 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
-from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
+from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister, UnfundedCommitment
 from fundportal.domain.time_travel import (
     KnownValue,
     commitment_known,
@@ -18,6 +19,7 @@ from fundportal.domain.time_travel import (
     valuation_date,
     value_entries,
 )
+from fundportal.store.mapping.codecs import rollup_in, rollup_out
 
 Q3, Q4 = date(2025, 9, 30), date(2025, 12, 31)
 LOADED = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
@@ -98,3 +100,38 @@ def test_the_valuation_date_is_as_of_else_the_known_at_day_else_today():
     assert valuation_date(Q3, AMENDED, today) == Q3
     assert valuation_date(None, AMENDED, today) == date(2026, 1, 20)
     assert valuation_date(None, None, today) == today
+
+
+# --- the register keeps every NAV: its figures as of any date -------------------------------------
+
+
+def register_with_two_navs():
+    builder = FiguresBuilder(flows=True)
+    for entry in position_1(Decimal(445000)):
+        builder.add(entry)
+    q4_nav = NetAssetValue("DOC002", amount=Decimal(1100000), status="Active", as_of_date=Q4, updated_at=LOADED, **IDS)
+    builder.add(q4_nav)
+    register = PositionRegister("POSITION_1", "FUND_A", "INVESTOR_1", "USD", Decimal(2000000))
+    return register.with_builder(builder), q4_nav
+
+
+def test_the_register_values_a_date_between_two_navs_with_the_nav_of_that_date():
+    """As of 2025-11-30: the 2025-09-30 NAV of 445,000 (the 2025-12-31 one is later), nothing
+    moved between (DOC002's flows are dated 2025-12-31): adjusted NAV 445,000."""
+    register, _ = register_with_two_navs()
+    (usd,) = register.figures(date(2025, 11, 30))
+    assert (usd.nav.amount, usd.nav_as_of, usd.adjusted_nav.amount) == (Decimal(445000), Q3, Decimal(445000))
+    (today,) = register.figures(date(2026, 3, 1))
+    assert (today.nav.amount, today.nav_as_of) == (Decimal(1100000), Q4)
+
+
+def test_the_register_forgets_a_removed_nav_and_its_state_survives_the_store():
+    register, q4_nav = register_with_two_navs()
+    assert rollup_in(rollup_out(register.rollup)) == register.rollup
+    builder = register.builder()
+    assert builder.remove(q4_nav) is not None
+    builder.reconsider(q4_nav.kind, position_1(Decimal(445000)))
+    after = PositionRegister("POSITION_1", "FUND_A", "INVESTOR_1", "USD").with_builder(builder)
+    assert [nav for (_, nav) in after.rollup["USD"]["navs"]] == [Decimal(445000)]
+    (usd,) = after.figures(date(2026, 3, 1))
+    assert usd.nav.amount == Decimal(445000)
