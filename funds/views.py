@@ -10,7 +10,9 @@ from typing import Any
 from django.views.generic import TemplateView
 
 from fundportal.web.mixins import ScopedMixin
+from fundportal.web.time_travel import TimeTravelMixin
 from funds import selectors
+from funds.as_of import as_of_page
 
 
 class FundListView(ScopedMixin, TemplateView):
@@ -22,20 +24,26 @@ class FundListView(ScopedMixin, TemplateView):
         return context
 
 
-class FundDetailView(ScopedMixin, TemplateView):
+class FundDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
+    """`?as_of=`: the lines valued then, one BatchGetItem more (`funds.as_of`)."""
+
     template_name = "funds/detail.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"], scope=self.scope)
+        page = selectors.fund_detail(fund_id=kwargs["fund_id"], scope=self.scope)
+        context["page"] = as_of_page(page, self.time_travel)
         return context
 
 
-class InvestorDetailView(ScopedMixin, TemplateView):
+class InvestorDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
+    """`?as_of=`: the lines valued then, one BatchGetItem more (`funds.as_of`)."""
+
     template_name = "funds/investor.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        context["page"] = selectors.investor_detail(investor_id=kwargs["investor_id"], scope=self.scope)
+        page = selectors.investor_detail(investor_id=kwargs["investor_id"], scope=self.scope)
+        context["page"] = as_of_page(page, self.time_travel)
         context["fund_pages"] = self.scope.sees_fund_totals  # an LP user has no fund pages
         return context

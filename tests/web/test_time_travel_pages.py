@@ -138,3 +138,38 @@ def test_a_document_dated_by_the_date_shows_as_today_and_keeps_the_date_on_its_l
     page = response.content.decode()
     assert 'name="as_of" value="2025-09-30"' in page
     assert 'href="/documents/DOC001/export.csv?as_of=2025-09-30"' in page
+
+
+# --- the investor and fund pages ----------------------------------------------------------------
+
+
+def test_the_investor_page_as_of_a_date_values_each_line_then_with_one_more_request(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    side_letter()
+    with django_assert_dynamodb_requests(2, ["Query", "BatchGetItem"]):
+        response = analyst_client.get("/investors/INVESTOR_1/?as_of=2025-09-30")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'name="as_of" value="2025-09-30"' in page and 'name="known_at"' not in page
+    line = text(response)
+    # POSITION_1 through 2025-09-30: 500,000 called of the 2,000,000 then in effect.
+    assert "USD 2,000,000.00" in line and "USD 500,000.00" in line
+    assert "USD 1,250,000.00" not in line
+    today = text(analyst_client.get("/investors/INVESTOR_1/"))
+    assert "USD 2,500,000.00" in today and "USD 1,250,000.00" in today
+
+
+def test_the_fund_page_as_of_a_date_values_each_line_then_with_one_more_request(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    with django_assert_dynamodb_requests(2, ["Query", "BatchGetItem"]):
+        response = analyst_client.get("/funds/FUND_A/?as_of=2025-09-30")
+    assert response.status_code == 200
+    assert "USD 1,250,000.00" not in text(response) and "USD 500,000.00" in text(response)
+
+
+def test_the_investor_and_fund_pages_reject_a_bad_date_with_its_message(sample, analyst_client):
+    for path in ("/investors/INVESTOR_1/", "/funds/FUND_A/"):
+        response = analyst_client.get(f"{path}?as_of=2025-9-30")
+        assert response.status_code == 400 and "as_of must be a date, YYYY-MM-DD" in text(response)
