@@ -38,7 +38,7 @@ run: $(STAMP) dynamodb-local pdf-libs
 	@bash scripts/run.sh
 
 # The typed floors: the domain, the store and the services (mypy.ini; django-stubs, boto3-stubs).
-MYPY_TARGETS := fundportal/domain fundportal/store fundportal/perf fundportal/access fundportal/ops/iam.py fundportal/ops/cloudformation.py fundportal/ops/abandoned_imports.py fundportal/ops/register_repair.py documents/services.py positions/services.py imports/services.py imports/writing.py imports/reader.py imports/validation.py imports/jobs.py imports/models.py imports/uploads.py bench/load_model.py documents/approval.py imports/guards.py imports/totals.py positions/merging.py positions/merge_selectors.py
+MYPY_TARGETS := fundportal/domain fundportal/store fundportal/perf fundportal/access fundportal/ops/iam.py fundportal/ops/cloudformation.py fundportal/ops/abandoned_imports.py fundportal/ops/register_repair.py documents/services.py positions/services.py imports/services.py imports/writing.py imports/reader.py imports/validation.py imports/jobs.py imports/models.py imports/uploads.py bench/load_model.py documents/approval.py imports/guards.py imports/totals.py positions/merging.py positions/merge_selectors.py fundportal/web/time_travel.py positions/as_of.py funds/as_of.py documents/time_travel.py
 
 test: $(STAMP) dynamodb-local chromium pdf-libs checkov lint typecheck
 	DJANGO_SETTINGS_MODULE=fundportal.settings.production DJANGO_SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))') \

@@ -11,6 +11,7 @@ from documents.time_travel import check_dated_by
 from fundportal.domain.access import AccessScope
 from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravelMixin
+from funds.as_of import as_of_page
 from funds.selectors import fund_detail
 from positions import selectors as position_selectors
 from positions.as_of import position_report_as_of
@@ -75,11 +76,11 @@ class PositionXlsxView(ScopedMixin, TimeTravelMixin, View):
         return _download(xlsx_bytes([position_table(report)]), XLSX, f"position-{position_id}.xlsx")
 
 
-class FundXlsxView(ScopedMixin, View):
-    """The fund page's roll-up: one Query, as a workbook."""
+class FundXlsxView(ScopedMixin, TimeTravelMixin, View):
+    """The fund page's roll-up: one Query, as a workbook (`?as_of=`: valued then, as the page)."""
 
     def get(self, request, fund_id: str) -> HttpResponse:
-        page = fund_detail(fund_id=fund_id, scope=self.scope)
+        page = as_of_page(fund_detail(fund_id=fund_id, scope=self.scope), self.time_travel)
         return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
 
 

@@ -10,6 +10,7 @@ import re
 from datetime import date, timedelta
 from decimal import Decimal
 
+import openpyxl
 import pytest
 
 from fundportal.domain.model import utcnow
@@ -173,3 +174,11 @@ def test_the_investor_and_fund_pages_reject_a_bad_date_with_its_message(sample, 
     for path in ("/investors/INVESTOR_1/", "/funds/FUND_A/"):
         response = analyst_client.get(f"{path}?as_of=2025-9-30")
         assert response.status_code == 400 and "as_of must be a date, YYYY-MM-DD" in text(response)
+
+
+def test_the_fund_workbook_as_of_a_date_is_the_page_as_of_that_date(sample, analyst_client):
+    response = analyst_client.get("/funds/FUND_A/export.xlsx?as_of=2025-09-30")
+    rows = list(openpyxl.load_workbook(io.BytesIO(response.content)).active.iter_rows(values_only=True))
+    header = next(r for r in rows if r and "called" in r)
+    first = next(dict(zip(header, r, strict=True)) for r in rows if r and "POSITION_1" in r)
+    assert first["called"] == 500000
