@@ -182,3 +182,26 @@ def test_the_fund_workbook_as_of_a_date_is_the_page_as_of_that_date(sample, anal
     header = next(r for r in rows if r and "called" in r)
     first = next(dict(zip(header, r, strict=True)) for r in rows if r and "POSITION_1" in r)
     assert first["called"] == 500000
+
+
+def test_known_at_leaves_out_an_entry_recorded_later_and_composes_with_as_of(
+    sample, editor_client, analyst_client, django_assert_dynamodb_requests
+):
+    """A NAV of 445,000 recorded in DOC001 now: as known a moment before, POSITION_1 had no NAV
+    (TVPI "—"); as known now, as of 2025-09-30, TVPI (75,000 + 445,000) / 500,000 = 1.04x."""
+    before = (utcnow() - timedelta(seconds=2)).replace(tzinfo=None).isoformat()
+    nav = {
+        "kind": "nav",
+        "position_id": "POSITION_1",
+        "fund_id": "FUND_A",
+        "investor_id": "INVESTOR_1",
+        "status": "Active",
+        "amount": "445000",
+    }
+    assert editor_client.post("/documents/DOC001/entries/new/", nav).status_code == 302
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        then = text(analyst_client.get(f"{PAGE}?as_of=2025-09-30&known_at={before}"))
+    assert "USD 445,000.00" not in then
+    assert "Paid-in (called) USD 500,000.00" in then  # the sample's entries were known then
+    now = text(analyst_client.get(f"{PAGE}?as_of=2025-09-30"))
+    assert "NAV (2025-09-30) USD 445,000.00" in now and "TVPI 1.04x" in now
