@@ -52,6 +52,8 @@ def test_the_position_page_as_of_the_first_document_uses_the_commitment_effectiv
     assert "% called 25.0 %" in page
     assert "Distributed USD 75,000.00" in page
     assert "DPI 0.15x" in page
+    history = page[page.index("Commitment history") :]
+    assert "from the start USD 2,000,000.00 in effect on the date shown" in history
     assert 'data-document="DOC001"' in response.content.decode()
     assert 'data-document="DOC002"' not in response.content.decode()
 
