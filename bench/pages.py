@@ -40,13 +40,17 @@ FUND_POSITIONS = 1_000
 class Session:
     """A keep-alive HTTP connection carrying the signed-in session cookie."""
 
-    def __init__(self, port: int, cookies: dict[str, str]) -> None:
+    def __init__(self, port: int, cookies: dict[str, str], token: str = "") -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookies = cookies
+        self.token = token  # an API token: sent as a bearer token instead of the session cookie
 
     def get(self, path: str) -> tuple[int, bytes]:
-        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        self.connection.request("GET", path, headers={"Cookie": cookie})
+        if self.token:
+            headers = {"Authorization": f"Bearer {self.token}"}
+        else:
+            headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        self.connection.request("GET", path, headers=headers)
         response = self.connection.getresponse()
         return response.status, response.read()
 
@@ -97,6 +101,7 @@ def server_env(endpoint: str, workdir: Path) -> dict[str, str]:
         "DJANGO_LOG_LEVEL": "WARNING",
         "DJANGO_SUPERUSER_USERNAME": "bench",
         "DJANGO_SUPERUSER_PASSWORD": secrets.token_urlsafe(16),
+        "API_THROTTLE_RATE": "1000000/min",  # the bench is not a client to throttle
     }
 
 
@@ -106,6 +111,30 @@ def manage(env: dict[str, str], *args: str) -> None:
     )
     if result.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} failed: {result.stderr.strip()[-400:]}")
+
+
+def api_token(env: dict[str, str]) -> str:
+    """A read-API token for the bench's analyst (`manage.py api_token create` prints it once)."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "api_token",
+            "create",
+            "--user",
+            env["DJANGO_SUPERUSER_USERNAME"],
+            "--name",
+            "bench",
+        ],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"api_token create failed: {result.stderr.strip()[-400:]}")
+    return result.stdout.strip()
 
 
 def start_gunicorn(env: dict[str, str], port: int, log: Any) -> subprocess.Popen:
@@ -177,9 +206,11 @@ def fund_query_cost(table: str) -> dict[str, Any]:
     }
 
 
-def throughput(port: int, cookies: dict[str, str], path: str, requests: int, concurrency: int) -> dict[str, Any]:
-    """`requests` GETs of one page from `concurrency` keep-alive clients."""
-    sessions = [Session(port, cookies) for _ in range(concurrency)]
+def throughput(
+    port: int, cookies: dict[str, str], path: str, requests: int, concurrency: int, token: str = ""
+) -> dict[str, Any]:
+    """`requests` GETs of one page (or API endpoint, with `token`) from `concurrency` keep-alive clients."""
+    sessions = [Session(port, cookies, token if path.startswith("/api/") else "") for _ in range(concurrency)]
 
     def worker(index: int) -> list[float]:
         session = sessions[index]
@@ -212,6 +243,8 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         doc_path = reverse("documents:detail", kwargs={"document_id": DOCUMENT})
         pos_path = reverse("positions:detail", kwargs={"position_id": POSITION})
         fund_path = reverse("funds:detail", kwargs={"fund_id": FUND})
+        api_fund_path = f"/api/v1/funds/{FUND}/lines"  # its first 100 lines, from the fund page's one Query
+        api_pos_path = f"/api/v1/positions/{POSITION}"
     except NoReverseMatch as error:
         return {"skipped": f"the pages are not there yet ({error})"}
     load_data(endpoint)
@@ -226,16 +259,18 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         manage(env, "createcachetable")  # the shared cache (sessions, request log) is a DB cache locally
         manage(env, "ensure_analyst")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+        token = api_token(env)
         port = free_port()
         with open(Path(workdir) / "gunicorn.log", "w+b") as log:
             server = start_gunicorn(env, port, log)
             try:
                 cookies = sign_in(port, env["DJANGO_SUPERUSER_USERNAME"], env["DJANGO_SUPERUSER_PASSWORD"])
                 session = Session(port, cookies)
+                api_session = Session(port, cookies, token)
 
                 def page(path: str) -> Any:
                     def get() -> None:
-                        status, _ = session.get(path)
+                        status, _ = (api_session if path.startswith("/api/") else session).get(path)
                         if status != 200:
                             raise RuntimeError(f"{path} answered {status}")
 
@@ -250,22 +285,33 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
                         "position query": lambda: positions.page(POSITION),
                         "fund page": page(fund_path),
                         "fund query": lambda: registers.fund_positions(FUND),
+                        "API fund lines page": page(api_fund_path),
+                        "API position history page": page(api_pos_path),
                     },
                     trials=max(trials, 20) * 2,
                     warmup=warmup + 2,
                 )
                 session.close()
+                api_session.close()
                 # Throughput: `concurrency` clients hammering one page.
                 loaded = {
-                    path: throughput(port, cookies, path, requests, concurrency)
-                    for path in (doc_path, pos_path, fund_path)
+                    path: throughput(port, cookies, path, requests, concurrency, token)
+                    for path in (doc_path, pos_path, fund_path, api_fund_path, api_pos_path)
                 }
             finally:
                 stop(server)
     rows = []
-    for label, path in (("document", doc_path), ("position", pos_path), ("fund", fund_path)):
+    # The API's endpoints against the queries of the pages they mirror.
+    measured = (
+        ("document", doc_path, "document"),
+        ("position", pos_path, "position"),
+        ("fund", fund_path, "fund"),
+        ("API fund lines", api_fund_path, "fund"),
+        ("API position history", api_pos_path, "position"),
+    )
+    for label, path, query in measured:
         page_s: Samples = samples[f"{label} page"]
-        query_s: Samples = samples[f"{label} query"]
+        query_s: Samples = samples[f"{query} query"]
         rows.append(
             {
                 "path": path,
@@ -289,4 +335,6 @@ def run(endpoint: str, requests: int, concurrency: int, trials: int, warmup: int
         "fund_positions": FUND_POSITIONS,
         "fund_query": fund_query_cost(TABLE),
         "fund_page_over_query": rows[2]["page_over_query"],
+        "api_fund_lines_over_query": rows[3]["page_over_query"],
+        "api_position_over_query": rows[4]["page_over_query"],
     }

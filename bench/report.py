@@ -10,6 +10,8 @@ TARGETS = {
     "page_over_query": 1.6,  # the document page ÷ its Query (sessions and users read from the database)
     "position_page_over_query": 2.2,
     "fund_page_over_query": 1.6,
+    "api_fund_lines_over_query": 1.3,  # /api/v1/funds/<fund>/lines ÷ the fund page's Query
+    "api_position_over_query": 1.3,  # /api/v1/positions/<pos> ÷ the position page's Query
     "bulk_load_ratio": 1.0,
     "import_rows_per_s": 1000,
 }
@@ -299,6 +301,13 @@ def _targets(results: dict[str, Any]) -> list[str]:
             goal = TARGETS["fund_page_over_query"]
             what = f"fund page ({pages['fund_positions']:,} positions) ÷ its query"
             rows.append([what, f"≤ {goal}x", f"{v}x", _mark(v <= goal)])
+        for key, what in (
+            ("api_fund_lines_over_query", "API fund lines p50 ÷ the fund query p50"),
+            ("api_position_over_query", "API position history p50 ÷ the position query p50"),
+        ):
+            if key in pages:
+                v, goal = pages[key], TARGETS[key]
+                rows.append([what, f"≤ {goal}x", f"{v}x", _mark(v <= goal)])
     bulk = results.get("bulk_load")
     if bulk:
         v = bulk["ratio"]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from documents import restatement
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import ApprovalRefused, Conflict, NotFound, NotPermitted
 from fundportal.domain.kinds import APPROVED, APPROVING, DRAFT, SUBMITTED
@@ -104,10 +105,14 @@ def _approve(
             raise ApprovalRefused(ApprovalRefused.ALREADY_APPROVED, document_id, current.approval, user)
         if current.approval == DRAFT:
             raise ApprovalRefused(ApprovalRefused.NOT_SUBMITTED, document_id, current.approval, user)
-    entries = [e for row in uow.documents.overview(document_id).positions for e in row.by_kind.values()]
+    # Consistent for a restatement: its approval promotes every restated value written before it.
+    overview = uow.documents.overview(document_id, consistent=current.restating)
+    entries = [e for row in overview.positions for e in row.by_kind.values()]
     editor = last_editor(uow.documents.audit_trail(document_id, limit=20), current, entries)
     if editor == user:
         raise ApprovalRefused(ApprovalRefused.OWN_CHANGE, document_id, current.approval, user, editor)
+    if current.restating:
+        return _approve_restatement(uow, current, user, entries)
     moves = _moves(uow, document_id, entries)
     approved = _moved(current, APPROVED, user)
     if len(moves) <= POSITIONS_PER_TRANSACTION and current.approval != APPROVING:
@@ -119,6 +124,18 @@ def _approve(
             uow.commit()
         return approved
     return _approve_in_stages(uow, current, approved, moves)
+
+
+def _approve_restatement(uow: UnitOfWork, current: Document, user: str, entries: list[PositionEntry]) -> Document:
+    """A restated approved document: its restated values replace the approved ones, with each
+    position's register recounted, in one transaction with the document (`documents.restatement`)."""
+    approved = replace(_moved(current, APPROVED, user), counted_revision=None)
+    with uow:
+        uow.put(approved, expect=current.revision, name="document", stamped=True)
+        uow.put(_audit(approved, "approve", current.approval), expect=NEW, name="audit")
+        restatement.promotion_actions(uow, current.document_id, entries)
+        uow.commit()
+    return approved
 
 
 def _approve_in_stages(

@@ -79,8 +79,9 @@ def book_reconciliation(
             listed.document_id, overview.capital_activity.money if overview.capital_activity else None, entries
         )
         flags += entry_flags(entries, overview.document.fund_id, overview.document.currency, holder="document")
-        if not overview.document.approved:
+        if not overview.document.counts_entries:
             continue  # checked as a document; its amounts are not in a position's figures yet
+        # (a restatement awaiting approval: its entries' approved values, as stored, count)
         for entry in entries:
             entries_of.setdefault(entry.position_id, []).append(entry)
     for register in held:

@@ -25,6 +25,7 @@ from fundportal.domain.errors import (
     NotFound,
     NotPermitted,
     PositionMismatch,
+    RestatementRefused,
     SpelledOtherwise,
 )
 from fundportal.domain.kinds import Kind
@@ -234,13 +235,18 @@ class RestateView(EditorRequiredMixin, TemplateView):
                 expected_revision=form.cleaned_data["expected_revision"],
                 changes=form.changes(),
                 activity_changes=form.activity_changes(),
+                entries=form.restated_entries(document_id),
                 user=self.username,
                 token=form.token,
                 scope=self.scope,
             )
         except Conflict as error:
             return conflict_response(request, error, document_id)
-        messages.success(request, f"Document {document_id} restated: now revision {document.revision}.")
+        except RestatementRefused as error:
+            form.add_error(None, describe_error(error))
+            return self.render_to_response(self.get_context_data(form=form), status=400)
+        again = " It goes back through approval; the approved amounts count until then." if document.restating else ""
+        messages.success(request, f"Document {document_id} restated: now revision {document.revision}.{again}")
         return self.to_document(document_id)
 
 

@@ -192,7 +192,51 @@ class RestateForm(SubmissionTokenMixin, forms.Form):
         help_text="Leave empty to keep the capital activity as it is.",
     )
     activity_status = forms.ChoiceField(label="Capital activity status", choices=_choices(ACTIVITY_STATUSES))
+    # One position amount restated with the header (an approved document's restatement waits for
+    # approval, its approved amounts counting meanwhile); more through the entry forms after.
+    entry_position = forms.CharField(
+        label="Restated amount: position",
+        required=False,
+        max_length=64,
+        help_text="Optional: the position whose entry this restatement changes.",
+    )
+    entry_kind = forms.ChoiceField(label="Restated amount: entry", choices=KIND_CHOICES, required=False)
+    entry_amount = amount_field(label="Restated amount", required=False)
+    entry_status = forms.ChoiceField(
+        label="Restated amount: status", choices=[("", "as it is"), *_choices(ENTRY_STATUSES)], required=False
+    )
     expected_revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def clean_entry_position(self) -> str:
+        value = (self.cleaned_data.get("entry_position") or "").strip()
+        if value:
+            try:
+                validate_id(value, "position id")
+            except InvalidId as error:
+                raise forms.ValidationError(describe(error)) from None
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        position, amount = cleaned.get("entry_position"), cleaned.get("entry_amount")
+        if bool(position) != (amount is not None):
+            raise forms.ValidationError("A restated amount needs both its position and its amount.")
+        return cleaned
+
+    def restated_entries(self, document_id: str) -> list[PositionEntry]:
+        """The restated entry asked for ([] when none): its amount and status; the rest is kept."""
+        data = self.cleaned_data
+        if not data.get("entry_position"):
+            return []
+        cls = ENTRY_CLASSES[Kind.from_slug(data.get("entry_kind") or POSITION_KINDS[0].slug)]
+        return [
+            cls(
+                document_id=document_id,
+                position_id=data["entry_position"],
+                amount=data["entry_amount"],
+                status=data.get("entry_status") or "",
+            )
+        ]
 
     @staticmethod
     def initial_for(document: Document, activity: CapitalActivity | None) -> dict[str, Any]:

@@ -28,7 +28,8 @@ class DocumentReconciliation:
 def document_reconciliation(
     document: Document, activity: CapitalActivity | None, entries: Sequence[PositionEntry]
 ) -> DocumentReconciliation:
-    flags = activity_flags(document.document_id, activity.money if activity else None, entries)
+    amount = activity.money if activity is not None else None
+    calls = document_calls(entries, amount.currency.code) if amount is not None else None  # once, for both
+    flags = activity_flags(document.document_id, amount, entries, calls=calls)
     flags += entry_flags(entries, document.fund_id, document.currency, holder="document")
-    calls = document_calls(entries, activity.currency) if activity is not None else None
-    return DocumentReconciliation(activity=activity.money if activity else None, calls=calls, flags=flag_lines(flags))
+    return DocumentReconciliation(activity=amount, calls=calls, flags=flag_lines(flags))

@@ -132,7 +132,7 @@ def document_overview(
     return DocumentPage(
         document=overview.document,
         activity=overview.capital_activity,
-        history_count=len(overview.document_history) + len(overview.activity_history),
+        history_count=len(overview.activity_history),  # the capital activity's own superseded copies
         rows=rows,
         totals=sum_figures([row.figures for row in rows]),
     )
@@ -230,9 +230,6 @@ class DocumentHistory:
     document: Document
     versions: list[tuple[str, Document]]
     activities: list[CapitalActivity]
-    compared: Document | None
-    compared_id: str | None
-    comparison: list[ComparedField] | None
 
 
 def document_history(
@@ -240,25 +237,18 @@ def document_history(
     document_id: str,
     start: date | None = None,
     end: date | None = None,
-    compare_with: str | None = None,
     scope: AccessScope = OPERATOR,
     repository: DocumentRepository | None = None,
 ) -> DocumentHistory:
-    """Superseded versions in a date range (SK BETWEEN, pattern 8) and current vs one of them.
-    Requests: GetItem (current) + one Query per versioned kind (+ GetItem for `compare_with`)."""
+    """Superseded versions in a date range (SK BETWEEN, pattern 8); two of them compared:
+    `documents.version_compare`. Requests: GetItem (current) + one Query per versioned kind."""
     repository = repository or DocumentRepository()
     current = repository.get(document_id)
     scope.require_fund(current.fund_id, "Document", document_id)
     versions = repository.versions(document_id, start, end)
     activities = repository.versions(document_id, start, end, kind=Kind.CAPITAL_ACTIVITY)
-    compared = repository.version(document_id, compare_with) if compare_with else None
     return DocumentHistory(
-        document=current,
-        versions=[(public_version_id(v), v) for v in versions],
-        activities=activities,
-        compared=compared,
-        compared_id=public_version_id(compared) if compared else None,
-        comparison=compare(current, compared) if compared else None,
+        document=current, versions=[(public_version_id(v), v) for v in versions], activities=activities
     )
 
 

@@ -24,11 +24,14 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
+from documents import restatement
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
+from fundportal.domain.restatement import shown
 from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, of_fund, unchanged
 from positions import services as position_services
 
@@ -113,6 +116,7 @@ def document_restate(
     expected_revision: int,
     changes: dict[str, Any],
     activity_changes: dict[str, Any] | None = None,
+    entries: list[PositionEntry] | None = None,
     user: str,
     token: str | None = None,
     on: date | None = None,
@@ -120,13 +124,19 @@ def document_restate(
     uow: UnitOfWork | None = None,
 ) -> Document:
     """Publish a restated document: archive the current document and capital activity under
-    dated SKs and replace them, conditioned on `expected_revision` (Conflict otherwise)."""
+    dated SKs and replace them, conditioned on `expected_revision` (Conflict otherwise).
+    `entries`: restated position amounts (amount, status, due date of existing entries). An
+    approved document goes back through approval; its approved values keep counting meanwhile
+    (`documents.restatement`)."""
     if changes.get("fund_id"):
         scope.require_edit(changes["fund_id"], "Fund", changes["fund_id"])
     uow = uow or UnitOfWork()
-    uow.request(token, "restate", document_id, expected_revision, changes, activity_changes)
+    restated = [(e.kind.value, e.position_id, e.amount, e.status, e.due_date) for e in entries or []]
+    uow.request(token, "restate", document_id, expected_revision, changes, activity_changes, restated)
     return uow.run(
-        lambda: _restate(uow, document_id, expected_revision, changes, activity_changes or {}, user, on, scope)
+        lambda: _restate(
+            uow, document_id, expected_revision, changes, activity_changes or {}, entries or [], user, on, scope
+        )
     )
 
 
@@ -136,6 +146,7 @@ def _restate(
     expected_revision: int,
     changes: dict[str, Any],
     activity_changes: dict[str, Any],
+    entries: list[PositionEntry],
     user: str,
     on: date | None,
     scope: AccessScope,
@@ -154,7 +165,11 @@ def _restate(
     on, now = on or utcnow().date(), utcnow()
     changes = {k: v for k, v in changes.items() if k != "as_of_date"}  # the as-of date is fixed
     document = replace(current, **changes, revision=expected_revision + 1, updated_at=now, updated_by=user)
+    document = restatement.restated_document(current, document)
     audit_changes = diff(current, document, DOCUMENT_FIELDS)
+    restated = restatement.restated_entries(uow, document, entries, now, user)
+    for before, after in restated:
+        audit_changes.update({f"{_target(after)}.{k}": v for k, v in diff(before, after, ENTRY_FIELDS).items()})
     new_activity = None
     if activity is not None or activity_changes:
         base = activity or CapitalActivity(document_id=document_id, as_of_date=current.as_of_date)
@@ -164,12 +179,15 @@ def _restate(
         audit_changes.update({f"activity.{k}": v for k, v in diff(activity, new_activity, ACTIVITY_FIELDS).items()})
     with uow:
         uow.put(document, expect=expected_revision, name="document", stamped=True)
-        uow.put(current.superseded(on), expect=NEW, name="archived document")
+        superseded_at = instant()  # orders the archived copy before any later write of this second
+        uow.put(current.superseded(on, superseded_at), expect=NEW, name="archived document")
         if new_activity is not None:
             uow.put(new_activity, name="capital activity")
         if activity is not None:
-            archived = replace(activity.superseded(on), version_revision=expected_revision)
+            archived = replace(activity.superseded(on, superseded_at), version_revision=expected_revision)
             uow.put(archived, expect=NEW, name="archived activity")
+        for before, after in restated:
+            restatement.entry_actions(uow, document, before, after, stamped=False)
         uow.put(AuditEntry(document_id, now, user, "restate", "Document", audit_changes), expect=NEW, name="audit")
         uow.commit()
     return document
@@ -274,6 +292,15 @@ def _write_entry(
         revision=revision,
     )
     position_services.check_entry(entry, document, register)  # fund and investor are the position's
+    if document.restating:  # the approved value keeps counting; this one waits for approval
+        changes = diff(shown(before) if before else None, entry, ENTRY_FIELDS)
+        audit = AuditEntry(entry.document_id, now, user, "update", _target(entry), changes)
+        with uow:
+            restatement.touch(uow, document, now, user, refused=_approval_moved)
+            restatement.entry_actions(uow, document, before, entry)
+            uow.put(audit, expect=NEW, name="audit")
+            uow.commit()
+        return entry
     awaiting = _awaiting(document)
     others = _recount_reads(uow, register, before, awaiting)
     changes = diff(before, entry, ENTRY_FIELDS)
@@ -281,6 +308,8 @@ def _write_entry(
     with uow:
         _check_document(uow, document, of_fund(entry.fund_id))
         uow.put(entry, expect=unchanged(before), name="entry", stamped=True)
+        if before is not None:  # the value it replaces is kept
+            uow.put(EntryVersion.of(before, instant(), user), expect=NEW, name="entry version")
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, before, entry, others, awaiting=awaiting)
         if register is None and before is None:  # a new position: not another spelling of one
@@ -374,13 +403,27 @@ def _remove_entry(
         raise
     existing = loaded.entity
     scope.require_edit(document.fund_id, "Document", document_id)
+    if document.restating and existing.restated is not None and existing.restated.removed:
+        return existing  # already removed in this restatement (a double click): nothing to do
     _expect(kind, position_id, document_id, existing, None, expected_revision)
+    if document.restating:  # removed once the restatement is approved; counted until then
+        audit = AuditEntry(
+            document_id, utcnow(), user, "delete", _target(existing), diff(shown(existing), None, ENTRY_FIELDS)
+        )
+        with uow:
+            restatement.touch(uow, document, audit.at or utcnow(), user, refused=_approval_moved)
+            restatement.removal_actions(uow, existing, user)
+            uow.put(audit, expect=NEW, name="audit")
+            uow.commit()
+        return existing
     awaiting = _awaiting(document)
     others = _recount_reads(uow, register, existing, awaiting)
-    audit = AuditEntry(document_id, utcnow(), user, "delete", _target(existing), diff(existing, None, ENTRY_FIELDS))
+    now = utcnow()
+    audit = AuditEntry(document_id, now, user, "delete", _target(existing), diff(existing, None, ENTRY_FIELDS))
     with uow:
         _check_document(uow, document, EXISTS)
         uow.delete(existing, expect=unchanged(existing), name="entry")
+        uow.put(EntryVersion.of(existing, instant(), user, removed=True), expect=NEW, name="entry version")
         uow.put(audit, expect=NEW, name="audit")
         position_services.register_actions(uow, register, existing, None, others, awaiting=awaiting)
         uow.commit()

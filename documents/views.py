@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.views.generic import TemplateView
 
-from documents import list_selectors, position_table, selectors
+from documents import list_selectors, position_table, selectors, version_compare
 from documents.forms import DateRangeQueryForm
 from documents.time_travel import check_dated_by
 from fundportal.domain.errors import InvalidId
@@ -108,26 +108,38 @@ class PositionInDocumentView(ScopedMixin, TemplateView):
 
 
 class HistoryForm(DateRangeQueryForm):
-    """`?from=&to=` date range and `?compare=<version id>`; field names map to those parameters."""
+    """`?from=&to=` date range, `?compare=<version id>` and `?with=<version id>` (the other
+    side, default the current document); field names map to those parameters."""
+
+    PARAMETERS = {**DateRangeQueryForm.PARAMETERS, "against": "with"}
 
     start = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
     compare = forms.CharField(required=False, widget=forms.HiddenInput)
+    against = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def clean_compare(self) -> str:
-        value = self.cleaned_data["compare"]
-        if value:
-            try:
-                parse_version_id(value)
-            except InvalidId as error:
-                raise forms.ValidationError(describe(error)) from None
-        return value
+        return _version_id(self.cleaned_data["compare"])
+
+    def clean_against(self) -> str:
+        return _version_id(self.cleaned_data["against"])
+
+
+def _version_id(value: str) -> str:
+    if value:
+        try:
+            parse_version_id(value)
+        except InvalidId as error:
+            raise forms.ValidationError(describe(error)) from None
+    return value
 
 
 class DocumentHistoryView(ScopedMixin, TemplateView):
-    """Superseded versions in a date range (SK BETWEEN, pattern 8) and current vs one of them.
+    """Superseded versions in a date range (SK BETWEEN, pattern 8) and any two versions compared,
+    header and per-position amounts (`documents.version_compare`).
 
-    Requests: GetItem (current) + one Query per versioned kind (+ GetItem for `compare`).
+    Requests: GetItem (current) + one Query per versioned kind (+ for `compare`: one Query of the
+    partition and one of its entry history).
     """
 
     template_name = "documents/history.html"
@@ -141,19 +153,23 @@ class DocumentHistoryView(ScopedMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         document_id = kwargs["document_id"]
         form = HistoryForm(self.request.GET or None)
+        context["comparison"] = None
         if form.is_bound and not form.is_valid():
             # Errors are shown beside the form; only the current document is read.
             document = selectors.document_header(document_id=document_id, scope=self.scope)
-            history = selectors.DocumentHistory(document, [], [], None, None, None)
+            history = selectors.DocumentHistory(document, [], [])
         else:
             data = form.cleaned_data if form.is_bound else {}
             history = selectors.document_history(
-                document_id=document_id,
-                start=data.get("start"),
-                end=data.get("end"),
-                compare_with=data.get("compare") or None,
-                scope=self.scope,
+                document_id=document_id, start=data.get("start"), end=data.get("end"), scope=self.scope
             )
+            if data.get("compare"):
+                context["comparison"] = version_compare.compare_versions(
+                    document_id=document_id,
+                    older_id=data["compare"],
+                    newer_id=data.get("against") or version_compare.CURRENT,
+                    scope=self.scope,
+                )
         context.update(
             **vars_of(history),
             form=form,
@@ -169,4 +185,5 @@ class DocumentHistoryView(ScopedMixin, TemplateView):
             return ""
         params = form.data.copy()
         params.pop("compare", None)
+        params.pop("with", None)
         return params.urlencode()

@@ -17,6 +17,7 @@ from positions import selectors as position_selectors
 from positions.as_of import position_report_as_of
 from positions.selectors import PositionReport
 
+from .notice import notice_pdf, position_notice
 from .statement import position_statement, statement_pdf
 from .tables import Table, document_table, fund_table, position_table
 from .writers import write_csv, xlsx_bytes
@@ -96,3 +97,12 @@ class StatementPdfView(ScopedMixin, TimeTravelMixin, View):
         pdf = statement_pdf(statement, generated_by=request.user.get_username())
         suffix = f"-{travel.as_of.isoformat()}" if travel.as_of else ""
         return _download(pdf, "application/pdf", f"statement-{position_id}{suffix}.pdf")
+
+
+class NoticePdfView(ScopedMixin, View):
+    """An LP's capital call or distribution notice in a document (ILPA notice template)."""
+
+    def get(self, request: HttpRequest, document_id: str, position_id: str) -> HttpResponse:
+        notice = position_notice(document_id=document_id, position_id=position_id, scope=self.scope)
+        pdf = notice_pdf(notice, generated_by=request.user.get_username())
+        return _download(pdf, "application/pdf", notice.filename)

@@ -11,6 +11,7 @@ from typing import Any
 from django.template.defaultfilters import floatformat, pluralize
 from django.templatetags.static import static
 from jinja2 import Environment
+from markupsafe import escape
 from moneyed import Money
 
 from fundportal.charts import build_chart
@@ -47,6 +48,9 @@ def percent(value: Decimal | None) -> str:
 
 
 FILTERS: dict[str, Any] = {
+    # A formatted figure in a row macro's `{% autoescape false %}` region, escaped here
+    # (fundportal.perf.unescaped_figures makes it `str`: the formatters' output needs no escaping).
+    "figure": escape,
     "money": money,
     "multiple": multiple,
     "percent": percent,

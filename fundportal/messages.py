@@ -14,6 +14,7 @@ from moneyed import Money
 from fundportal.domain.commitments import REASON_MAX_LENGTH
 from fundportal.domain.dates import EARLIEST, LATEST
 from fundportal.domain.errors import (
+    AllocationRefused,
     AlreadyExists,
     AlreadyImported,
     ApprovalRefused,
@@ -33,6 +34,7 @@ from fundportal.domain.errors import (
     NotPermitted,
     PositionChangeRefused,
     PositionMismatch,
+    RestatementRefused,
     SpelledOtherwise,
 )
 from fundportal.domain.money import format_money
@@ -193,6 +195,19 @@ def _(error: PositionChangeRefused) -> str:
 
 
 @describe.register
+def _(error: RestatementRefused) -> str:
+    document = f"Document '{error.document_id}'"
+    if error.reason == RestatementRefused.NEW_ENTRY:
+        return (
+            f"{document} has a restatement awaiting approval: {error.what} can be recorded once it is approved."
+            " Nothing was saved."
+        )
+    if error.reason == RestatementRefused.NOT_COUNTED:
+        return f"{document} is not approved yet: change its entries directly. Nothing was saved."
+    return f"{document}: {error.what} are more restated entries than one restatement can approve. Nothing was saved."
+
+
+@describe.register
 def _(error: BadCursor) -> str:
     return "The page link is invalid or belongs to another query."
 
@@ -245,6 +260,29 @@ def _(error: ImportConflict) -> str:
         )
     return (
         "The import could not be published (a document changed meanwhile); nothing was published. Run the import again."
+    )
+
+
+@describe.register
+def _(error: AllocationRefused) -> str:
+    nothing = " Nothing was written."
+    if error.reason == AllocationRefused.ZERO_BASIS:
+        return "The basis adds up to zero: no position has any, nothing to allocate pro rata." + nothing
+    if error.reason == AllocationRefused.NEGATIVE_WEIGHT:
+        return f"The weight of {error.position_id} is negative ({error.given}); weights are zero or more." + nothing
+    if error.reason == AllocationRefused.WEIGHTS_NOT_WHOLE:
+        return f"The weights add up to {error.given} %, not {error.expected} %." + nothing
+    if error.reason == AllocationRefused.TOO_PRECISE:
+        places = "no decimals" if error.expected == "0" else f"at most {error.expected} decimals"
+        return f"{error.currency} amounts have {places}; the total {error.given} has more." + nothing
+    if error.reason == AllocationRefused.NOT_POSITIVE:
+        return f"The total must be more than zero, not {error.given}." + nothing
+    if error.reason == AllocationRefused.UNKNOWN_POSITION:
+        return f"{error.position_id} is not a position of this fund; weights name the fund's positions only." + nothing
+    where = f" ({error.position_id})" if error.position_id else ""
+    return (
+        f"The positions are in {error.given}{where}, the total in {error.expected}: amounts of two currencies "
+        "are never allocated together." + nothing
     )
 
 

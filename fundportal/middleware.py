@@ -22,6 +22,7 @@ from fundportal.domain.errors import (
     NotFound,
     NotPermitted,
     PositionChangeRefused,
+    RestatementRefused,
 )
 from fundportal.messages import describe
 from fundportal.store import budget
@@ -66,7 +67,9 @@ class DynamoDBMiddleware:
         if isinstance(exception, Conflict):
             context = {"error": exception, "retry_url": request.get_full_path()}
             return render(request, "409.html", context, status=409)
-        if isinstance(exception, (RegisterChanged, ImportConflict, ApprovalRefused, PositionChangeRefused)):
+        if isinstance(
+            exception, (RegisterChanged, ImportConflict, ApprovalRefused, PositionChangeRefused, RestatementRefused)
+        ):
             context = {"message": describe(exception), "retry_url": request.get_full_path()}
             return render(request, "409.html", context, status=409)
         if isinstance(exception, NotFound):

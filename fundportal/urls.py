@@ -31,6 +31,8 @@ urlpatterns = [
     path("positions/", include((position_patterns, position_urls.app_name))),
     path("funds/", include((fund_patterns, fund_urls.app_name))),
     path("investors/", include("funds.investor_urls")),
+    path("api/v1/", include("api.urls")),  # the read API (token auth, problem-details errors)
+    path("account/api-tokens/", include("api.token_urls")),
 ]
 
 handler400 = "fundportal.views.bad_request"

@@ -14,7 +14,6 @@ from moneyed import Money
 from fundportal.domain.figures import Figures
 from fundportal.domain.reconciliation import (
     Flag,
-    computed_unfunded,
     register_currency_flags,
     total_unfunded,
     unfunded_difference,
@@ -33,6 +32,7 @@ class Line(Protocol):
     commitment: Money | None
     figures: Figures
     register_currency: str
+    unfunded_computed: Money | None  # computed_unfunded(commitment, figures), computed once
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +81,12 @@ def group_reconciliation(lines: Sequence[Line]) -> GroupReconciliation:
     for line in lines:
         by_position.setdefault(line.position_id, []).append(line)
     for line in lines:
-        figures = line.figures
-        own = unfunded_flags(line.position_id, line.commitment, figures)
+        figures, computed = line.figures, line.unfunded_computed
+        own = unfunded_flags(line.position_id, line.commitment, figures, computed=computed)
         flags += own
         held = by_position.pop(line.position_id, None)  # once per position, at its first line
         if held and line.register_currency:
             flags += register_currency_flags(line.position_id, line.register_currency, [h.figures for h in held])
-        computed = computed_unfunded(line.commitment, figures)
         rows.append(
             UnfundedLine(
                 position_id=line.position_id,

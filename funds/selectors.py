@@ -55,10 +55,14 @@ class LineText(NamedTuple):
 
 
 def line_text(
-    commitment: Money | None, figures: Figures, called: Decimal | None, irr_value: Decimal | None
+    commitment: Money | None,
+    figures: Figures,
+    called: Decimal | None,
+    irr_value: Decimal | None,
+    computed: Money | None,
 ) -> LineText:
+    """`computed`: the line's `computed_unfunded(commitment, figures)`."""
     pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
-    computed = computed_unfunded(commitment, figures)
     return LineText(
         commitment=format_money(commitment),
         called=format_money(figures.called),
@@ -94,6 +98,7 @@ class PositionLine(PositionLinks):
     percent_called: Decimal | None
     irr_percent: Decimal | None
     shown: LineText
+    unfunded_computed: Money | None  # commitment - called (`computed_unfunded`), once per line
     register_currency: str = ""  # the position register's currency (reconciliation)
     # The amounts of documents not approved yet, apart from the figures ("" when none).
     awaiting: str = ""
@@ -142,6 +147,7 @@ def position_lines(register: PositionRegister, as_of: date | None = None) -> lis
         commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
         called = percent_called(figures.called, commitment)
         irr_value = as_percent(register.irr(figures.currency, as_of))
+        computed = computed_unfunded(commitment, figures)
         lines.append(
             PositionLine(
                 position_id=register.position_id,
@@ -152,7 +158,8 @@ def position_lines(register: PositionRegister, as_of: date | None = None) -> lis
                 figures=figures,
                 percent_called=called,
                 irr_percent=irr_value,
-                shown=line_text(commitment, figures, called, irr_value),
+                shown=line_text(commitment, figures, called, irr_value, computed),
+                unfunded_computed=computed,
                 register_currency=register.currency,
                 awaiting=awaiting.pop(figures.currency, ""),
             )
@@ -222,7 +229,11 @@ class GroupPage:
 
 
 def fund_detail(
-    *, fund_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    fund_id: str,
+    as_of: date | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
 ) -> GroupPage:
     """Every position of the fund with its figures, and fund totals per currency: one Query.
     NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any read."""
@@ -231,7 +242,7 @@ def fund_detail(
     registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
     if not registers:
         raise NotFound("Fund", fund_id)
-    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    on = as_of or date.today()  # every figure as of one date (`fundportal.domain.valuation`)
     return GroupPage(
         group_id=fund_id,
         lines=[line for r in registers for line in position_lines(r, on)],
@@ -240,7 +251,11 @@ def fund_detail(
 
 
 def investor_detail(
-    *, investor_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    investor_id: str,
+    as_of: date | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
 ) -> GroupPage:
     """The LP's positions across funds with their figures, and totals per currency: one Query.
     Only the lines (and totals) of funds `scope` covers; NotFound if none (an LP user: their own
@@ -252,7 +267,7 @@ def investor_detail(
     registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
-    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    on = as_of or date.today()  # every figure as of one date (`fundportal.domain.valuation`)
     return GroupPage(
         group_id=investor_id,
         lines=[line for r in registers for line in position_lines(r, on)],

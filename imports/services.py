@@ -195,7 +195,7 @@ def import_apply(
     run = _start(ImportRun(marker, prepared.checksum, stamp.at, user, new_ids), stamp.unit_of_work(repository))
     if run.new_documents != new_ids:
         raise ImportConflict(ImportConflict.DOCUMENTS_CHANGED)
-    awaiting = frozenset(p.document.document_id for p in validation.plans if not p.document.approved)
+    awaiting = frozenset(p.document.document_id for p in validation.plans if not p.document.counts_entries)
     stamp = Stamp(token, marker, run.at, run.by, awaiting)
     if not run.published:
         # PublishedElsewhere: another run of this file finished it; publishing finds its record.

@@ -229,3 +229,44 @@ class PositionChangeRefused(DomainError):
         self.other_id = other_id
         self.detail = detail
         super().__init__(f"change of position {position_id!r} refused ({reason}; {other_id!r}; {detail!r})")
+
+
+class AllocationRefused(DomainError, ValueError):
+    """A fund-wide call or distribution that cannot be allocated: `reason` is one of the
+    constants below; `currency`, `expected` and `given` say what was compared (codes, decimals or
+    the weights' sum as text) and `position_id` which position's basis was at fault."""
+
+    ZERO_BASIS = "zero_basis"  # the basis (commitments, unfunded, weights) adds up to zero
+    NEGATIVE_WEIGHT = "negative_weight"
+    WEIGHTS_NOT_WHOLE = "weights_not_whole"  # custom weights do not add up to 100 %
+    TOO_PRECISE = "too_precise"  # more decimals than the currency's minor unit
+    NOT_POSITIVE = "not_positive"  # a total of zero or less
+    MIXED_CURRENCIES = "mixed_currencies"
+    UNKNOWN_POSITION = "unknown_position"  # a custom weight for a position not in the fund
+
+    def __init__(
+        self, reason: str, *, currency: str = "", expected: str = "", given: str = "", position_id: str = ""
+    ) -> None:
+        self.reason = reason
+        self.currency = currency
+        self.expected = expected
+        self.given = given
+        self.position_id = position_id
+        named = (("position", position_id), ("expected", expected), ("given", given))
+        detail = ", ".join(f"{k}={v}" for k, v in named if v)
+        super().__init__(f"allocation refused ({reason}{'; ' + detail if detail else ''})")
+
+
+class RestatementRefused(DomainError):
+    """A restatement's entry write refused (`fundportal.domain.restatement`): `reason` is one of
+    the constants below."""
+
+    NEW_ENTRY = "new_entry"  # a new entry in a document whose restatement awaits approval
+    NOT_COUNTED = "not_counted"  # amounts restated in a document never approved: edit them directly
+    TOO_LARGE = "too_large"  # more restated entries than one transaction holds
+
+    def __init__(self, reason: str, document_id: str, what: str = "") -> None:
+        self.reason = reason
+        self.document_id = document_id
+        self.what = what
+        super().__init__(f"restatement of {document_id!r} refused ({reason}{'; ' + what if what else ''})")

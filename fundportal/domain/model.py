@@ -55,14 +55,15 @@ class Versioned:
     version_revision: int | None = None  # the revision a superseded copy had
     updated_at: datetime | None = None
     updated_by: str | None = None
+    superseded_at: datetime | None = None  # when a superseded copy was replaced (None: not kept)
 
     @property
     def version(self) -> str:
         return LATEST if self.latest else HISTORICAL
 
-    def superseded(self, on: date) -> Any:
-        """The copy to archive when this current version is replaced on `on`."""
-        return replace(self, latest=False, version_date=on, version_revision=self.revision)
+    def superseded(self, on: date, at: datetime | None = None) -> Any:
+        """The copy to archive when this current version is replaced on `on` (at `at`)."""
+        return replace(self, latest=False, version_date=on, version_revision=self.revision, superseded_at=at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +81,27 @@ class Document(Versioned):
     approval: str = APPROVED
     approval_by: str | None = None
     approval_at: datetime | None = None
+    # What a fund-wide call or distribution notice is for (`allocation.Purpose`); "" otherwise.
+    purpose: str = ""
+    # A restated approved document: the approved revision whose entry values keep counting until
+    # the restatement is approved (None: not restating; `fundportal.domain.restatement`).
+    counted_revision: int | None = None
 
     @property
     def approved(self) -> bool:
         """Its entries count in the headline figures."""
         return self.approval == APPROVED
+
+    @property
+    def restating(self) -> bool:
+        """A restatement of an approved document awaiting approval: its entries' approved values
+        count, their restated values wait apart."""
+        return self.counted_revision is not None and not self.approved
+
+    @property
+    def counts_entries(self) -> bool:
+        """Its entries' (approved) values are in the registers' counted roll-ups."""
+        return self.approved or self.restating
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +119,17 @@ class CapitalActivity(Versioned):
 
 
 # --- a position's entries in a document -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RestatedValue:
+    """An entry's value as restated, awaiting approval (`removed`: restated away); see
+    `fundportal.domain.restatement`."""
+
+    amount: Decimal
+    status: str
+    due_date: date | None = None
+    removed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +151,8 @@ class PositionEntry:
     updated_by: str | None = None
     # Incremented on every change: the version a form showed (updated_at is whole seconds).
     revision: int = 1
+    # Its value as restated while its document's approved version still counts (`restatement`).
+    restated: RestatedValue | None = None
 
     @property
     def kind(self) -> Kind:
@@ -239,8 +269,9 @@ class PositionRegister:
     # accumulator's state as `rollup`, and the documents whose entries it holds.
     awaiting: dict[str, dict[str, Any]] = field(default_factory=dict)
     awaiting_documents: tuple[str, ...] = ()
-    # Memo of what is read from `rollup`: its builder, figures and flows (the register is immutable).
-    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # Memo of what is read from the register: its builder, figures, flows and commitments (the
+    # register is immutable). Not an init field: `dataclasses.replace` starts a changed copy afresh.
+    _memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         validate_id(self.position_id, "position id")
@@ -262,7 +293,7 @@ class PositionRegister:
     def with_awaiting(self, builder: FiguresBuilder, documents: tuple[str, ...]) -> PositionRegister:
         """The register with `builder` as its awaiting part, holding `documents` (none: no part)."""
         state = builder.state() if documents else {}
-        return replace(self, awaiting=state, awaiting_documents=tuple(sorted(set(documents))), _memo={})
+        return replace(self, awaiting=state, awaiting_documents=tuple(sorted(set(documents))))
 
     def awaiting_figures(self) -> list[Figures]:
         """The figures of the entries awaiting approval, per currency (empty when none)."""
@@ -282,7 +313,7 @@ class PositionRegister:
         return builder
 
     def with_builder(self, builder: FiguresBuilder) -> PositionRegister:
-        return replace(self, rollup=builder.state(), _memo={})
+        return replace(self, rollup=builder.state())
 
     def ids(self) -> tuple[str, str, str]:
         """(position, fund, investor) ids."""
@@ -307,8 +338,11 @@ class PositionRegister:
         """The commitment effective on `on` (None: the one effective today), as Money."""
         if on is None:
             return self.commitment_money
-        amount = commitment_as_of(self.commitment_history, on)
-        return None if amount is None else money(amount, self.currency)
+        key = ("commitment_on", on)  # once per register and date (a fund page asks three times)
+        if key not in self._memo:
+            amount = commitment_as_of(self.commitment_history, on)
+            self._memo[key] = None if amount is None else money(amount, self.currency)
+        return self._memo[key]
 
     def figures(self, as_of: date | None = None) -> list[Figures]:
         """Figures per currency valued as of `as_of` (None: today), by currency code (the

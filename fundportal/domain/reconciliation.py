@@ -40,7 +40,7 @@ from moneyed import Money
 from .entries import EntryLike, aware, counts
 from .figures import Figures
 from .kinds import Kind
-from .money import known_money, money, zero
+from .money import checked_amount, known_money, money
 
 
 class FlagKind(StrEnum):
@@ -133,9 +133,13 @@ def unfunded_difference(computed: Money | None, reported: Money | None) -> Money
     return _minus(reported, computed) if computed is not None and reported is not None else None
 
 
-def unfunded_flags(position_id: str, commitment: Money | None, figures: Figures) -> list[Flag]:
-    """Reported vs computed unfunded, and contributions above commitment, for one currency."""
-    computed = computed_unfunded(commitment, figures)
+def unfunded_flags(
+    position_id: str, commitment: Money | None, figures: Figures, *, computed: Money | None = None
+) -> list[Flag]:
+    """Reported vs computed unfunded, and contributions above commitment, for one currency
+    (`computed`: `computed_unfunded(commitment, figures)` when the caller has it already)."""
+    if computed is None:
+        computed = computed_unfunded(commitment, figures)
     if computed is None or commitment is None:
         return []
     flags = []
@@ -211,18 +215,27 @@ def _mismatch(kind: FlagKind, entry: HeldEntry, expected: str, actual: str, hold
 
 def document_calls(entries: Iterable[HeldEntry], currency: str) -> Money:
     """The sum of a document's counted capital calls in `currency` (what its activity should be)."""
-    calls = zero(currency)
-    for entry in entries:
-        if entry.kind is Kind.CAPITAL_CALL and counts(entry.status) and entry.currency == currency:
-            calls = calls + money(entry.amount, currency)
-    return calls
+    # Each amount checked (`checked_amount`), the Decimals added and made Money once.
+    total = sum(
+        (
+            checked_amount(entry.amount)
+            for entry in entries
+            if entry.kind is Kind.CAPITAL_CALL and counts(entry.status) and entry.currency == currency
+        ),
+        Decimal(0),
+    )
+    return money(total, currency)
 
 
-def activity_flags(document_id: str, activity: Money | None, entries: Iterable[HeldEntry]) -> list[Flag]:
-    """A document's capital activity vs the sum of its counted capital calls in its currency."""
+def activity_flags(
+    document_id: str, activity: Money | None, entries: Iterable[HeldEntry], *, calls: Money | None = None
+) -> list[Flag]:
+    """A document's capital activity vs the sum of its counted capital calls in its currency
+    (`calls`: that sum when the caller has it already, `document_calls(entries, ...)`)."""
     if activity is None:
         return []
-    calls = document_calls(entries, activity.currency.code)
+    if calls is None:
+        calls = document_calls(entries, activity.currency.code)
     if calls == activity:
         return []
     return [

@@ -362,7 +362,8 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
             results.append(PatternResult(**{**_fields(result), "note": result.note or note}))
     finally:
         removed = maintenance.delete_partitions(
-            [keys.document_pk(document_id), keys.audit_pk(document_id)], repository.gateway.table
+            [keys.document_pk(document_id), keys.audit_pk(document_id), keys.entry_history_pk(document_id)],
+            repository.gateway.table,
         )
         # the search items its document and entry named
         search = [

@@ -80,7 +80,7 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
         document.document_id
         for item in items
         if item.get("SK") == latest and item.get("EntityType") == Kind.DOCUMENT.entity_type
-        if (document := from_item(Document, item)).approved
+        if (document := from_item(Document, item)).counts_entries  # a restatement's approved values count
     }
     for item in items:
         kind = item.get("EntityType")

@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
+from fundportal.domain.kinds import HISTORICAL
 from fundportal.domain.model import CapitalActivity, CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.store.mapping.entities import to_item
 
@@ -47,6 +48,7 @@ def sample_entities() -> list[Any]:
         Document(
             **doc1,
             title="Q3 2025 capital account statement (preliminary)",
+            status=HISTORICAL,  # the seed's superseded copy: no status of its own kept
             revision=1,
             latest=False,
             version_date=date(2025, 9, 1),

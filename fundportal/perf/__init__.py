@@ -7,6 +7,9 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
   setting `DYNAMODB_FAST_QUERY_PARSE`.
 - `url_cache`: the Jinja2 `url()` global through a process-wide cache of `reverse()` (through
   `fundportal.jinja2.add_environment_customizer`); setting `TEMPLATE_URL_CACHE`.
+- `unescaped_figures`: the row macros' formatted figures output without `escape()` (the
+  `|figure` filter, through `fundportal.jinja2.add_environment_customizer`); setting
+  `TEMPLATE_UNESCAPED_FIGURES`.
 - `gc_tuning`: a serving process freezes what start-up loaded and collects young objects less
   often (Django's `request_started` signal, once); setting `GC_GEN0_THRESHOLD` (0 = off).
 """

@@ -13,11 +13,13 @@ class PerfConfig(AppConfig):
         from fundportal.jinja2 import add_environment_customizer
         from fundportal.store.client import add_client_customizer
 
-        from . import fast_parse, gc_tuning, url_cache
+        from . import fast_parse, gc_tuning, unescaped_figures, url_cache
 
         if settings.DYNAMODB_FAST_QUERY_PARSE:
             add_client_customizer(fast_parse.install)
         if settings.TEMPLATE_URL_CACHE:
             add_environment_customizer(url_cache.install)
+        if settings.TEMPLATE_UNESCAPED_FIGURES:
+            add_environment_customizer(unescaped_figures.install)
         if settings.GC_GEN0_THRESHOLD > 0:
             gc_tuning.tune_on_first_request()

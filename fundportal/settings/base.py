@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "funds",
     "imports",  # notice import
     "exports",  # XLSX/CSV exports and PDF statements
+    "ninja",  # django-ninja: the read API's OpenAPI schema and docs (its Swagger UI served locally)
+    "api",  # the read API at /api/v1/ and personal API tokens
 ]
 
 MIDDLEWARE = [
@@ -129,6 +131,9 @@ SPEED_TRICKS = env.bool("FUNDPORTAL_SPEED_TRICKS", default=True)
 DYNAMODB_FAST_QUERY_PARSE = SPEED_TRICKS and env.bool("DYNAMODB_FAST_QUERY_PARSE", default=True)
 # The Jinja2 url() global reverses each URL once per process (fundportal/perf/url_cache.py).
 TEMPLATE_URL_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_URL_CACHE", default=True)
+# The row macros' formatted figures output without HTML escaping (they hold no character that
+# needs it: fundportal/perf/unescaped_figures.py).
+TEMPLATE_UNESCAPED_FIGURES = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_UNESCAPED_FIGURES", default=True)
 # A serving process, at its first request, freezes what start-up loaded and collects young
 # objects every this many allocations instead of 700 (fundportal/perf/gc_tuning.py): garbage
 # collection was a large share of a 100-position document page. 0: the collector is left alone.
@@ -260,3 +265,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
     "loggers": {"botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
+
+# The read API (api/): calls per token, counted in the shared cache (CACHES) by every worker.
+API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="120/min")

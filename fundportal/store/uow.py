@@ -173,10 +173,18 @@ class UnitOfWork:
         self.actions = []
 
     def put(
-        self, entity: Any, *, expect: Any = ANY, name: str, stamped: bool = False, companions: bool = False
+        self,
+        entity: Any,
+        *,
+        expect: Any = ANY,
+        name: str,
+        stamped: bool = False,
+        companions: bool = False,
+        refused: Callable[[], Exception] | None = None,
     ) -> None:
         """Put `entity` as the action `name` expecting `expect`; `stamped` marks it with the request
-        (token and hash); `companions` adds the constant items its write brings along."""
+        (token and hash); `companions` adds the constant items its write brings along; `refused`
+        is raised when the expectation fails (default: the action's typed error)."""
         if isinstance(entity, AuditEntry):
             entity = self._audit(entity)
         item = item_of(entity)
@@ -188,7 +196,7 @@ class UnitOfWork:
         if expect is ANY and any(a.key == key and a.expect is ANY for a in self.actions):
             return  # a constant item named twice (a transaction touches an item once)
         request = self.gateway.put_action(item, condition_for(entity, expect))
-        self.actions.append(Action(name, "Put", entity, key, expect, request, stamped))
+        self.actions.append(Action(name, "Put", entity, key, expect, request, stamped, refused=refused))
         if companions:
             for companion in self.companions_of(entity):
                 self.put(companion, name=companion_name(companion))
@@ -269,6 +277,8 @@ class UnitOfWork:
         return refusal
 
     def _refusal(self, action: Action, failed: list[Action]) -> Exception:
+        if action.refused is not None:
+            return action.refused()
         if action.verb == "ConditionCheck":
             return action.refused() if action.refused else NotFound(*describe(action.entity, action.key))
         if isinstance(action.entity, PositionRegister):

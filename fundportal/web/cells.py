@@ -37,6 +37,7 @@ class EntryCell:
     counts: bool  # False for Cancelled: shown, never totalled
     pending: bool
     editable: bool  # the page shows its Change/Remove links
+    restated_text: str = ""  # its restated value awaiting approval (the amount shown still counts)
 
     @property
     def amount(self) -> Money:
@@ -72,7 +73,18 @@ def entry_cell(entry: PositionEntry, *, editable: bool = False) -> EntryCell:
         counts=counts(status),
         pending=is_pending(status),
         editable=editable,
+        restated_text=restated_text(entry),
     )
+
+
+def restated_text(entry: PositionEntry) -> str:
+    """'restated USD 410,000.00 Pending, awaiting approval' ('' when not restated)."""
+    restated = entry.restated
+    if restated is None:
+        return ""
+    if restated.removed:
+        return "removed in a restatement awaiting approval"
+    return f"restated {format_amount(restated.amount, entry.currency)} {restated.status}, awaiting approval"
 
 
 def cells(row: PositionInDocument, *, editable: bool = False) -> list[EntryCell | None]:

@@ -64,7 +64,7 @@ def test_analyst_follows_a_position_across_documents(local_sample, analyst_accou
     expect(totals).to_have_count(1)  # one currency, one row
     expect(totals.get_by_test_id("total-called")).to_have_text(re.compile(r"^\s*USD 800,000\.00(?![\d,.])"))
     expect(totals.get_by_test_id("total-dpi")).to_contain_text("0.15x")
-    expect(page.get_by_test_id("history-count")).to_have_text("2 historical versions")
+    expect(page.get_by_test_id("history-count")).to_have_text("1 historical version")
     snapshot(page, "2-document")
 
     # The position in this document, then the position across documents.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import bulk, common, designs, overview, pages, report
+from bench import bulk, common, designs, overview, pages, profile_pages, report
 from fundportal.store.gateway import call
 from fundportal.store.instrumentation import collect
 
@@ -18,6 +18,19 @@ def test_interleave_runs_every_contender_each_trial():
     assert sorted(calls) == ["a"] * 5 + ["b"] * 5
     assert samples["a"].trials == samples["b"].trials == 4
     assert common.percentile([1, 2, 3, 4], 50) == 2
+
+
+def test_profile_pages_parses_its_options_profiles_a_call_and_dumps_pages_without_tokens(tmp_path):
+    args = profile_pages.parse_args(["--profile", "fund", "--trials", "3", "--dump", str(tmp_path)])
+    assert (args.profile, args.trials, args.dump) == (["fund"], 3, tmp_path)
+    assert "function calls" in profile_pages.profile(lambda: sum(range(10)), calls=2, top=5, sort="cumulative")
+
+    class Response:
+        content = b'<input name="csrfmiddlewaretoken" value="abc123"> 1 request \xc2\xb7 0.5 RCU \xc2\xb7 3.2 ms'
+
+    profile_pages.dump({f"{name} page": Response for name in profile_pages.PAGES}, tmp_path)
+    blanked = '<input name="csrfmiddlewaretoken" value=""> 1 request · 0.5 RCU · ms'
+    assert (tmp_path / "fund.html").read_text() == blanked
 
 
 def test_overview_contenders_read_the_same_document(local_backend):
@@ -69,6 +82,25 @@ def test_report_renders_targets_and_skipped_pages():
     assert "Skipped: not there yet" in text
     assert "bulk load ÷ raw single-thread" in text
     assert results["machine"]["dynamodb_local"] != "unknown"
+
+
+def test_report_marks_the_api_targets_beside_the_pages():
+    under_load = {"requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "rps": 1.0}
+    row = {"path": "/x", "requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "query_p50_ms": 1.0}
+    pages_result = {
+        "workers": 2,
+        "concurrency": 1,
+        "document_positions": 1,
+        "position_documents": 1,
+        "pages": [{**row, "page_over_query": 1.0, "rps": 1.0, "under_load": under_load}],
+        "page_over_query": 1.0,
+        "api_fund_lines_over_query": 1.2,
+        "api_position_over_query": 1.5,
+    }
+    results = {"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "pages": pages_result}
+    text = report.render(results)
+    assert "| API fund lines p50 ÷ the fund query p50 | ≤ 1.3x | 1.2x | met |" in text
+    assert "| API position history p50 ÷ the position query p50 | ≤ 1.3x | 1.5x | **missed** |" in text
 
 
 def test_pages_section_knows_the_page_urls():

@@ -18,7 +18,7 @@ from pathlib import Path
 from tests.unit.test_layers import ROOT, forbidden_imports, imports_of
 
 FLOORS = (
-    ("imports", "exports"),  # edges: write or download through the apps below; nothing imports them
+    ("imports", "exports", "api"),  # edges: write, download or serve the API through the apps below
     ("documents",),
     ("positions",),
     ("funds",),

@@ -3,6 +3,7 @@ a date, an undated commitment from before dated history, and the rules of a chan
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -114,3 +115,14 @@ def test_register_gives_the_commitment_effective_on_a_date_in_its_currency():
 def test_register_without_history_gives_its_commitment_on_any_date():
     register = PositionRegister("P1", "F1", "I1", commitment=Decimal(2_000_000))
     assert register.commitment_on(date(2025, 9, 30)) == money(Decimal(2_000_000), "USD")
+
+
+def test_a_register_changed_with_replace_reads_its_own_commitment_not_the_originals():
+    register = PositionRegister("P1", "F1", "I1", commitment=Decimal(2_000_000))
+    on = date(2025, 9, 30)
+    assert register.commitment_on(on) == money(Decimal(2_000_000), "USD")  # remembered for `on`
+    assert register.commitment_money == money(Decimal(2_000_000), "USD")
+    changed = replace(register, commitment=Decimal(3_000_000))
+    assert changed.commitment_on(on) == money(Decimal(3_000_000), "USD")
+    assert changed.commitment_money == money(Decimal(3_000_000), "USD")
+    assert register.commitment_on(on) == money(Decimal(2_000_000), "USD")

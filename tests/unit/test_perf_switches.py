@@ -9,9 +9,10 @@ import pytest
 from django.apps import apps
 from django.core.signals import request_started
 from django.urls import reverse
+from markupsafe import escape
 
 from fundportal import jinja2 as portal_jinja2
-from fundportal.perf import fast_parse, gc_tuning, url_cache
+from fundportal.perf import fast_parse, gc_tuning, unescaped_figures, url_cache
 from fundportal.store import client as dynamo_client
 
 
@@ -48,6 +49,7 @@ def perf_ready(settings, db):
 def all_tricks(settings, on: bool) -> None:
     settings.DYNAMODB_FAST_QUERY_PARSE = on
     settings.TEMPLATE_URL_CACHE = on
+    settings.TEMPLATE_UNESCAPED_FIGURES = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
 
 
@@ -57,6 +59,7 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     perf_ready()
     assert dynamo_client.client_customizers() == ()
     assert portal_jinja2.environment().globals["url"] is portal_jinja2.url
+    assert portal_jinja2.environment().filters["figure"] is escape
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
     assert gc.get_threshold() == threshold
@@ -68,6 +71,8 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     assert dynamo_client.client_customizers() == (fast_parse.install,)
     assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
     assert portal_jinja2.environment().globals["url_for"] is url_cache.cached_url_for
+    assert portal_jinja2.environment().filters["figure"] is str
+    assert portal_jinja2.environment_customizers() == (url_cache.install, unescaped_figures.install)
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
     request_started.send(sender=None)
     assert gc.get_freeze_count() > 0
@@ -80,6 +85,7 @@ def test_each_trick_has_its_own_setting(settings, perf_ready):
     perf_ready()
     assert dynamo_client.client_customizers() == ()
     assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
+    assert portal_jinja2.environment().filters["figure"] is escape
 
 
 @pytest.mark.parametrize(

@@ -141,6 +141,24 @@ def test_capital_activity_is_compared_with_the_counted_calls_of_its_currency():
     assert activity_flags("DOC001", None, doc001) == []
 
 
+def test_capital_activity_is_compared_with_the_calls_the_caller_already_summed():
+    doc001 = [entry(CapitalCall, "DOC001", Q3, 500000), entry(CapitalCall, "DOC001", Q3, 300000, position_id="P2")]
+    calls = document_calls(doc001, "USD")
+    assert activity_flags("DOC001", usd(800_000), doc001, calls=calls) == []
+    (flag,) = activity_flags("DOC001", usd(500_000), doc001, calls=calls)
+    assert flag == activity_flags("DOC001", usd(500_000), doc001)[0]
+
+
+def test_unfunded_flags_use_the_computed_unfunded_the_caller_already_has():
+    (figures,) = figures_by_currency(
+        [entry(CapitalCall, "DOC001", Q3, 600000), entry(UnfundedCommitment, "DOC001", Q3, 500000)]
+    )
+    computed = computed_unfunded(usd(1_000_000), figures)
+    given = unfunded_flags("POSITION_1", usd(1_000_000), figures, computed=computed)
+    assert given == unfunded_flags("POSITION_1", usd(1_000_000), figures)
+    assert [f.kind for f in given] == [FlagKind.UNFUNDED_DIFFERS]
+
+
 def test_nav_roll_forward_shows_the_implied_gain_between_two_navs():
     entries = [
         entry(NetAssetValue, "DOC001", Q3, 1_000_000),

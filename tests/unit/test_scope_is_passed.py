@@ -22,6 +22,7 @@ SCOPED_MODULES = (
     "funds.selectors",
     "imports.services",
     "exports.statement",
+    "api.selectors",
 )
 EDGES = ("*/views.py", "*/*_views.py", "positions/commitment.py", "*/management/commands/*.py")
 

@@ -97,7 +97,8 @@ def test_document_restate_archives_and_replaces_with_the_as_of_date_fixed(uow, r
     assert (restated.revision, restated.title, restated.as_of_date) == (2, "Q3 restated", Q3)
     assert repo.get("DOC1") == restated
     [archived] = repo.versions("DOC1")
-    assert archived == original.superseded(date(2025, 10, 5))
+    assert archived == original.superseded(date(2025, 10, 5), archived.superseded_at)
+    assert archived.superseded_at is not None and archived.superseded_at >= restated.updated_at  # to the microsecond
     assert (archived.latest, archived.revision, archived.version_revision) == (False, 1, 1)
     assert repo.version("DOC1", "2025-10-05.1") == archived
     [archived_activity] = repo.versions("DOC1", kind=Kind.CAPITAL_ACTIVITY)

@@ -58,19 +58,28 @@ EXAMPLE_CONTENT = {"documents:imports:template_csv", "documents:imports:template
 
 # Pages by what they show; the route's namespaced name.
 LISTS = {"documents:list", "documents:search", "funds:list", *EXAMPLE_CONTENT}
-EDITOR_PAGES = {"documents:imports:upload", "documents:create"}
+EDITOR_PAGES = {"documents:imports:upload", "documents:create", "documents:imports:fund_call"}
 EDITOR_POST_ONLY = {"documents:imports:confirm"}
 # An import job's pages: its own user's only (the dummy job is nobody's: 404 for every editor).
 EDITOR_JOBS = {"documents:imports:job", "documents:imports:job_status"}
 # Submit and Approve are POSTs; who may take the step is the service's check (edit / approve rights).
 APPROVAL_POST_ONLY = {"documents:submit", "documents:approve"}
-DOCUMENT_READS = {"documents:detail", "documents:position", "documents:export_xlsx", "documents:export_csv"}
+DOCUMENT_READS = {
+    "documents:detail",
+    "documents:position",
+    "documents:export_xlsx",
+    "documents:export_csv",
+    "documents:notice_pdf",
+}
 DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP users
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}
 POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx", "positions:statement"}
 POSITION_WRITES = {"positions:commitment", "positions:remove", "positions:merge"}
 FUND_READS = {"funds:detail", "funds:export_xlsx"}
 INVESTOR_READS = {"investors:detail"}
+# The user's own API tokens (no fund data): the list for anyone signed in; revoking is a POST.
+ACCOUNT_PAGES = {"api_tokens:list"}
+ACCOUNT_POST_ONLY = {"api_tokens:revoke"}
 PROJECT_PAGES = (
     LISTS
     | EDITOR_PAGES
@@ -84,6 +93,8 @@ PROJECT_PAGES = (
     | POSITION_WRITES
     | FUND_READS
     | INVESTOR_READS
+    | ACCOUNT_PAGES
+    | ACCOUNT_POST_ONLY
 )
 # Investors holding a position in each fund: INVESTOR_1 holds POSITION_B2 in FUND_B as well.
 INVESTORS_IN = {"FUND_A": {"INVESTOR_1", "INVESTOR_2"}, "FUND_B": {"INVESTOR_B1", "INVESTOR_1"}}
@@ -107,6 +118,7 @@ def _name(route: Route) -> str:
         "funds": "funds",
         "investors": "investors",
         "admin": "dynamodb_admin",
+        "account": "api_tokens",
     }.get(prefix)
     if route.template.startswith("/documents/import/"):
         namespace = "documents:imports"
@@ -130,8 +142,10 @@ def expected_status(name: str, user: str, fund: str) -> int:
     covers = COVERS.get(user) == fund
     may_edit = user in COVERS
     own = user == "lp" and ids["investor_id"] == "INVESTOR_1"  # FUND_A's ids are INVESTOR_1's position
-    if name in LISTS:
+    if name in LISTS | ACCOUNT_PAGES:
         return 200
+    if name in ACCOUNT_POST_ONLY:
+        return 405
     if name in EDITOR_PAGES:
         return 200 if may_edit else 403
     if name in EDITOR_POST_ONLY:

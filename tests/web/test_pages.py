@@ -165,7 +165,7 @@ def test_document_overview_is_one_query_with_the_seed_figures(sample, analyst_cl
     assert "FUND_A" in page and "2025-09-30" in page and "Active" in page
     assert re.search(r"Revision 2\b", page)
     # Capital activity: current 500,000 and two superseded copies (document + activity).
-    assert "USD 500,000.00 Pending" in page and "2 historical versions" in page
+    assert "USD 500,000.00 Pending" in page and "1 historical version" in page
     # One row per position with call, distribution, unfunded commitment.
     assert "POSITION_1 FUND_A · INVESTOR_1 USD 500,000.00 Pending USD 75,000.00 Completed USD 1,500,000.00 Active" in (
         page
@@ -239,14 +239,19 @@ def test_history_lists_versions_in_the_range(sample, analyst_client, django_asse
 
 
 def test_history_compares_current_with_a_version(sample, analyst_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(4, ["GetItem", "Query", "Query", "GetItem"]):
+    # + the partition and its entry history (the amounts of both versions)
+    with django_assert_dynamodb_requests(5, ["GetItem", "Query", "Query", "Query", "Query"]):
         response = analyst_client.get("/documents/DOC001/history/", {"compare": "2025-09-01", "from": "2025-01-01"})
     changed = [
         label.strip()
         for label in re.findall(r'data-changed="true">\s*<th scope="row">([^<]+)', response.content.decode())
     ]
-    assert changed == ["Title", "Status", "Revision"]
+    # The seed's copy keeps no status of its own (Status = Historical); its capital activity is
+    # the one archived at its revision (450,000 Completed).
+    assert changed == ["Title", "Status", "Revision", "Capital activity"]
     page = text(response)
+    assert "Capital activity (changed) USD 500,000.00 Pending USD 450,000.00 Completed" in page
+    assert "No position amount differs between the two versions." in page
     assert "Current vs version 2025-09-01" in page
     assert "Title (changed) Q3 2025 capital account statement Q3 2025 capital account statement (preliminary)" in page
     assertContains(response, "?from=2025-01-01&amp;compare=2025-09-01")  # the range is kept on compare links

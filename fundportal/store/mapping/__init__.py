@@ -4,3 +4,5 @@ declared together (`entities`: `to_item`, `from_item`), with the codecs of its v
 
 Nothing outside the store imports this package: repositories and the unit of work hand entities
 in and out."""
+
+from . import history as _history  # noqa: F401 - registers the entry-version mapping

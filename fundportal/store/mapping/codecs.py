@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
-from fundportal.domain.model import jsonable
+from fundportal.domain.model import RestatedValue, jsonable
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +117,28 @@ ROLLUP = Codec(rollup_out, rollup_in)
 REGISTER_ROLLUP = Codec(same, rollup_in)  # encoded whole by `register_rollup_out`
 # A document's approval: absent means approved (the seed's items carry none).
 APPROVAL = Codec(lambda v: None if v == "Approved" else v, same)
+
+
+def _restated_out(value: RestatedValue | None) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    kept: dict[str, Any] = {"Amount": value.amount, "Status": value.status}
+    if value.due_date is not None:
+        kept["DueDate"] = value.due_date.isoformat()
+    if value.removed:
+        kept["Removed"] = True
+    return kept
+
+
+def _restated_in(value: dict[str, Any]) -> RestatedValue:
+    due = value.get("DueDate")
+    return RestatedValue(
+        value["Amount"], value["Status"], date.fromisoformat(due) if due else None, bool(value.get("Removed"))
+    )
+
+
+# An entry's restated value awaiting approval: a map beside the approved value; absent when none.
+RESTATED = Codec(_restated_out, _restated_in)
 # Markers of the imports whose new-document entries the roll-up counts: absent when none.
 MARKERS = Codec(lambda v: list(v) or None, tuple)
 

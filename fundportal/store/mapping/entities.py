@@ -37,6 +37,7 @@ from .codecs import (
     NUMBER,
     OPTIONAL_TEXT,
     REGISTER_ROLLUP,
+    RESTATED,
     TEXT,
     Codec,
     commitment_history_in,
@@ -161,7 +162,25 @@ VERSIONED_ATTRIBUTES = (
     Attribute("revision", "Revision", INTEGER, 1),
     Attribute("updated_at", "UpdatedAt", DATETIME),
     Attribute("updated_by", "UpdatedBy"),
+    Attribute("superseded_at", "SupersededAt", DATETIME),
 )
+
+# A superseded document keeps the seed's Status = Historical; the status it had is kept beside it.
+STATUS_BEFORE = "StatusBefore"
+
+
+def _document_stamp(document: Document) -> dict[str, str]:
+    stamp = _version(document)
+    if not document.latest and document.status != HISTORICAL:
+        stamp[STATUS_BEFORE] = document.status
+    return stamp
+
+
+def _read_document_version(item: dict[str, Any], values: dict[str, Any]) -> None:
+    _read_version(item, values)
+    if item.get(STATUS_BEFORE):
+        values["status"] = item[STATUS_BEFORE]
+
 
 DOCUMENT = EntityMap(
     Document,
@@ -179,6 +198,8 @@ DOCUMENT = EntityMap(
         Attribute("approval", "Approval", APPROVAL, APPROVED),
         Attribute("approval_by", "ApprovalBy"),
         Attribute("approval_at", "ApprovalAt", DATETIME),
+        Attribute("purpose", "Purpose", OPTIONAL_TEXT, ""),  # kept only on fund-wide notices
+        Attribute("counted_revision", "CountedRevision", INTEGER),
     ),
     indexes={
         # Current documents only; the month index also only when dated (sparse).
@@ -187,8 +208,8 @@ DOCUMENT = EntityMap(
             keys.month_index_keys(d.as_of_date, d.document_id) if d.latest and d.as_of_date else None
         ),
     },
-    stamp=_version,
-    read_keys=_read_version,
+    stamp=_document_stamp,
+    read_keys=_read_document_version,
     companions=document_companions,
 )
 
@@ -236,6 +257,7 @@ def _entry_map(cls: type[PositionEntry]) -> EntityMap:
             Attribute("updated_at", "UpdatedAt", DATETIME),
             Attribute("updated_by", "UpdatedBy"),
             Attribute("revision", "Revision", INTEGER, 1),
+            Attribute("restated", "Restated", RESTATED),
         ),
         indexes={
             # Every entry is in the entity index and the position index.

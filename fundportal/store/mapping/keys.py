@@ -223,6 +223,30 @@ def parse_audit_sk(sk: str) -> tuple[str, str]:
     return at_iso, token
 
 
+# --- entry versions (every LP amount versioned) ---------------------------------------
+#   EntryVersion  PK=HIST#DOC001  SK=CAPITAL_CALL#POSITION_1#<replaced at, ISO>#000002
+# A partition of its own beside the document's: the seed's queries (PK = DOC001, the entity and
+# position indexes) never see it, and no index key is set on it.
+
+HISTORY_PREFIX = "HIST"
+
+
+def entry_history_pk(document_id: str) -> str:
+    return _join(HISTORY_PREFIX, validate_id(document_id, "document id"))
+
+
+def entry_history_sk(kind: Kind, position_id: str, replaced_at_iso: str, revision: int) -> str:
+    """The kept value of an entry, sorted by entry and then by when it was replaced; the revision
+    the value had tells apart two replacements in one second."""
+    return _join(entry_sk(kind, position_id), replaced_at_iso, f"{revision:06d}")
+
+
+def parse_entry_history_sk(sk: str) -> tuple[Kind, str, str, int]:
+    """(kind, position id, replaced-at ISO timestamp, revision) of an entry version's SK."""
+    kind, position_id, replaced_at_iso, revision = sk.split(SEP)
+    return Kind(kind), position_id, replaced_at_iso, int(revision)
+
+
 # --- search keys (case-insensitive id search without a Scan) -----------------------
 
 SEARCH_PREFIX = "SEARCH"

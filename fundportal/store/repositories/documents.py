@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any
 
+from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, Kind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
@@ -46,13 +47,14 @@ class DocumentRepository:
         return self.gateway.query(condition, values, **options)
 
     # Pattern 1
-    def overview(self, document_id: str) -> DocumentOverview:
-        """Every item of a document from one Query on its partition (more only past 1 MB)."""
+    def overview(self, document_id: str, *, consistent: bool = False) -> DocumentOverview:
+        """Every item of a document from one Query on its partition (more only past 1 MB);
+        `consistent`: strongly consistent (a write's read)."""
         document = activity = None
         document_history: list[Document] = []
         activity_history: list[CapitalActivity] = []
         positions: dict[str, PositionInDocument] = {}
-        for item in self._partition(document_id):
+        for item in self._partition(document_id, consistent=consistent):
             entity = entity_from_item(item)
             if isinstance(entity, Document):
                 if entity.latest:
@@ -171,6 +173,12 @@ class DocumentRepository:
         items = self.gateway.query("PK = :pk", {":pk": keys.MONTH_CATALOG_PK}, forward=False)
         return [item["SK"] for item in items]
 
+    def entry_versions(self, document_id: str) -> list[EntryVersion]:
+        """Every kept value of the document's entries (changed or removed), by entry and then
+        oldest replaced first: one Query on its history partition (more only past 1 MB)."""
+        items = self.gateway.query("PK = :pk", {":pk": keys.entry_history_pk(document_id)})
+        return [from_item(EntryVersion, item) for item in items]
+
     def audit_trail(self, document_id: str, limit: int = 50) -> list[AuditEntry]:
         page = self.gateway.query_page("PK = :pk", {":pk": keys.audit_pk(document_id)}, forward=False, limit=limit)
         return [from_item(AuditEntry, item) for item in page.items]
@@ -240,6 +248,18 @@ class DocumentRepository:
             raise NotFound("Document", document_id)
         register = from_item(PositionRegister, found[reg_key]) if reg_key in found else None
         return from_item(Document, found[doc_key]), _loaded(PositionEntry, found.get(entry_key)), register
+
+    def entries_by_key(self, document_id: str, wanted: list[tuple[Kind, str]]) -> dict[tuple[Kind, str], PositionEntry]:
+        """The document's entries of these (kind, position id) keys as they are now (consistent
+        BatchGetItem, 100 keys a request): the entries a restatement changes."""
+        pk = keys.document_pk(document_id)
+        found: dict[tuple[Kind, str], PositionEntry] = {}
+        asked = [(pk, keys.entry_sk(kind, position_id)) for kind, position_id in wanted]
+        for start in range(0, len(asked), 100):
+            for item in self.gateway.batch_get(asked[start : start + 100], consistent=True).values():
+                entry = from_item(PositionEntry, item)
+                found[(entry.kind, entry.position_id)] = entry
+        return found
 
     def position_entries(self, position_id: str, kind: Kind) -> list[PositionEntry]:
         """Every entry of one kind of a position (position index, all pages): the register's

@@ -1,0 +1,126 @@
+"""The read endpoints of funds and investors: each calls the selector its page calls (with the
+request's access scope) and shapes the view model as JSON; lists are paged by id (`api.paging`)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Router, Schema
+
+from api import paging, schemas
+from api import selectors as api_selectors
+from api.schemas import LineOut, Page, TotalOut
+from api.views import AsOf, Cursor, Limit, ReconciliationOut, next_link, scope_of, unfunded_lines
+from funds import selectors as fund_selectors
+
+router = Router()
+
+
+class FundOut(Schema):
+    fund_id: str
+    totals: list[TotalOut]
+
+
+class FundListOut(Page):
+    funds: list[FundOut]
+
+
+@router.get("/funds", response=FundListOut, tags=["funds"])
+def fund_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
+    """The covered funds with their totals per currency (the funds page)."""
+    funds = fund_selectors.fund_list(scope=scope_of(request))
+    page = paging.page_of(funds, lambda f: (f.fund_id,), query=("api-funds",), cursor=cursor, limit=limit)
+    return {
+        "next": next_link(request, page.next_cursor),
+        "funds": [{"fund_id": f.fund_id, "totals": [schemas.total_out(t) for t in f.totals]} for f in page.rows],
+    }
+
+
+class GroupLinesOut(Page):
+    as_of: date
+    lines: list[LineOut]
+    totals: list[TotalOut]
+
+
+def _lines(
+    request: HttpRequest, page: fund_selectors.GroupPage, on: date, kind: str, cursor: str | None, limit: int
+) -> dict[str, Any]:
+    query = ("api-lines", kind, page.group_id, on.isoformat())
+    sliced = paging.page_of(page.lines, lambda x: (x.position_id, x.currency), query=query, cursor=cursor, limit=limit)
+    return {
+        "next": next_link(request, sliced.next_cursor),
+        "as_of": on,
+        "lines": [schemas.line_out(line) for line in sliced.rows],
+        "totals": [schemas.total_out(t) for t in page.totals],
+    }
+
+
+@router.get("/funds/{fund_id}/lines", response=GroupLinesOut, tags=["funds"])
+def fund_lines(
+    request: HttpRequest, fund_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
+) -> dict[str, Any]:
+    """The fund's positions, a line per currency, and its totals (the fund page)."""
+    on = as_of or date.today()
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
+    return _lines(request, page, on, "fund", cursor, limit)
+
+
+class GroupFiguresOut(Schema):
+    as_of: date
+    totals: list[TotalOut]
+
+
+@router.get("/funds/{fund_id}/figures", response=GroupFiguresOut, tags=["figures"])
+def fund_figures(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
+    """The fund's totals per currency as of a date."""
+    on = as_of or date.today()
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
+    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
+
+
+@router.get("/funds/{fund_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
+def fund_reconciliation(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
+    """Computed vs reported unfunded per line and the fund's flags (the fund page's section)."""
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=as_of, scope=scope_of(request))
+    found = page.reconciliation
+    return {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)}
+
+
+class InvestorListOut(Page):
+    investors: list[str]
+
+
+@router.get("/investors", response=InvestorListOut, tags=["investors"])
+def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
+    """The investors of the covered funds (an LP user: their own)."""
+    ids = api_selectors.investor_ids(scope=scope_of(request))
+    page = paging.page_of(ids, lambda i: (i,), query=("api-investors",), cursor=cursor, limit=limit)
+    return {"next": next_link(request, page.next_cursor), "investors": page.rows}
+
+
+@router.get("/investors/{investor_id}/lines", response=GroupLinesOut, tags=["investors"])
+def investor_lines(
+    request: HttpRequest, investor_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
+) -> dict[str, Any]:
+    """The investor's positions across the covered funds and their totals (the investor page)."""
+    on = as_of or date.today()
+    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
+    return _lines(request, page, on, "investor", cursor, limit)
+
+
+@router.get("/investors/{investor_id}/figures", response=GroupFiguresOut, tags=["figures"])
+def investor_figures(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
+    """The investor's totals per currency as of a date."""
+    on = as_of or date.today()
+    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
+    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
+
+
+@router.get("/investors/{investor_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
+def investor_reconciliation(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
+    """Computed vs reported unfunded per line and the investor's flags (the investor page's section)."""
+    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=as_of, scope=scope_of(request))
+    found = page.reconciliation
+    return {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)}

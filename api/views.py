@@ -1,0 +1,365 @@
+"""The read endpoints of documents and positions (funds and investors: `api.group_views`). Each
+validates its parameters, calls the selector its page calls (with the request's access scope) and
+shapes the view model as JSON (`api.schemas`). Nothing here reads DynamoDB itself, so an endpoint
+makes the requests its page makes."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja import Query, Router, Schema
+from ninja.errors import HttpError, ValidationError
+
+from api import paging, schemas
+from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page
+from documents import list_selectors
+from documents import selectors as document_selectors
+from documents.list_views import ListFilterForm
+from fundportal.access.scope import request_scope
+from fundportal.domain.access import AccessScope
+from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES
+from funds import selectors as fund_selectors
+from positions import selectors as position_selectors
+from positions.views import PositionDetailView
+
+router = Router()
+
+Limit = Query(paging.DEFAULT_LIMIT, ge=1, le=paging.MAX_LIMIT, description="rows a page")
+Cursor = Query(None, max_length=4000, description="the `next` link's cursor")
+AsOf = Query(None, description="value every figure as of this date (default: today)")
+FundFilter = Query(None, max_length=64, description="a fund id: only its documents or positions")
+InvestorFilter = Query(None, max_length=64, description="only this investor's positions")
+FromDate = Query(None, alias="from", description="as-of date from")
+ToDate = Query(None, alias="to", description="as-of date to")
+
+
+def scope_of(request: HttpRequest) -> AccessScope:
+    return request_scope(request)
+
+
+def next_link(request: HttpRequest, cursor: str | None) -> str | None:
+    if not cursor:
+        return None
+    params = request.GET.copy()
+    params["cursor"] = cursor
+    return request.build_absolute_uri(f"{request.path}?{params.urlencode()}")
+
+
+# --- documents ------------------------------------------------------------------------------------
+
+
+class ListedDocumentOut(Schema):
+    document_id: str
+    title: str
+    fund_id: str
+    as_of_date: date | None
+    document_type: str
+    status: str
+
+
+class DocumentListOut(Page):
+    documents: list[ListedDocumentOut]
+
+
+@router.get("/documents", response=DocumentListOut, tags=["documents"])
+def document_list(
+    request: HttpRequest,
+    fund: str | None = FundFilter,
+    type: Literal[DOCUMENT_TYPES] | None = None,  # type: ignore[valid-type]
+    status: Literal[DOCUMENT_STATUSES] | None = None,  # type: ignore[valid-type]
+    start: date | None = FromDate,
+    end: date | None = ToDate,
+    cursor: str | None = Cursor,
+) -> dict[str, Any]:
+    """Current documents across months, newest first, 50 a page: the documents page's list and filters."""
+    form = ListFilterForm(request.GET)  # the page's own checks (a valid fund id, dates in order)
+    if not form.is_valid():
+        # An error of the whole form is the date range's: named by its first parameter.
+        names = {**ListFilterForm.PARAMETERS, "__all__": "from"}
+        errors = [
+            {"loc": ["query", names.get(n, n)], "msg": m} for n, messages in form.errors.items() for m in messages
+        ]
+        raise ValidationError(errors)
+    filters = form.filters()
+    page = list_selectors.document_list_page(filters=filters, cursor=cursor, scope=scope_of(request))
+    return {
+        "next": next_link(request, page.older_cursor),
+        "documents": [
+            {
+                "document_id": d.summary.document_id,
+                "title": d.summary.title,
+                "fund_id": d.summary.fund_id,
+                "as_of_date": d.summary.as_of_date,
+                "document_type": d.document_type,
+                "status": d.summary.status,
+            }
+            for d in page.documents
+        ],
+    }
+
+
+class DocumentRowOut(Schema):
+    position_id: str
+    fund_id: str
+    investor_id: str
+    entries: list[EntryOut]
+    figures: list[FiguresOut]
+
+
+class ActivityOut(Schema):
+    amount: MoneyOut
+    status: str
+    as_of_date: date | None
+
+
+class DocumentOverviewOut(Schema):
+    document: DocumentOut
+    capital_activity: ActivityOut | None
+    positions: list[DocumentRowOut]
+    totals: list[FiguresOut]
+
+
+@router.get("/documents/{document_id}", response=DocumentOverviewOut, tags=["documents"])
+def document_overview(request: HttpRequest, document_id: str) -> dict[str, Any]:
+    """Everything a document holds, by position, with figures per currency (the document page)."""
+    page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
+    activity = page.activity
+    shown_activity = (
+        None
+        if activity is None
+        else {"amount": schemas.money_out(activity.money), "status": activity.status, "as_of_date": activity.as_of_date}
+    )
+    return {
+        "document": schemas.document_out(page.document),
+        "capital_activity": shown_activity,
+        "positions": [
+            {
+                "position_id": row.position_id,
+                "fund_id": row.fund_id,
+                "investor_id": row.investor_id,
+                "entries": schemas.entries_out(row.cells),
+                "figures": [schemas.figures_out(f) for f in row.figures],
+            }
+            for row in page.rows
+        ],
+        "totals": [schemas.figures_out(f) for f in page.totals],
+    }
+
+
+class DocumentReconciliationOut(Schema):
+    activity: MoneyOut | None
+    calls: MoneyOut | None
+    flags: list[FlagOut]
+
+
+@router.get("/documents/{document_id}/reconciliation", response=DocumentReconciliationOut, tags=["reconciliation"])
+def document_reconciliation(request: HttpRequest, document_id: str) -> dict[str, Any]:
+    """The document's capital activity against its positions' calls, and its flags."""
+    page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
+    found = page.reconciliation
+    return {
+        "activity": schemas.money_out(found.activity),
+        "calls": schemas.money_out(found.calls),
+        "flags": schemas.flags_out(found.flags),
+    }
+
+
+class AuditOut(Schema):
+    at: str | None
+    user: str
+    action: str
+    target: str
+    changes: dict[str, object] | None
+
+
+class AuditTrailOut(Page):
+    document_id: str
+    entries: list[AuditOut]
+
+
+@router.get("/documents/{document_id}/audit", response=AuditTrailOut, tags=["documents"])
+def document_audit(request: HttpRequest, document_id: str) -> dict[str, Any]:
+    """Who changed what and when, newest first: the audit page's latest 50 changes."""
+    document, entries = document_selectors.audit_trail(document_id=document_id, scope=scope_of(request))
+    return {
+        "next": None,
+        "document_id": document.document_id,
+        "entries": [
+            {
+                "at": e.at.isoformat() if e.at else None,
+                "user": e.user,
+                "action": e.action,
+                "target": e.target,
+                "changes": _jsonable(e.changes),
+            }
+            for e in entries
+        ],
+    }
+
+
+def _jsonable(value: object) -> object:
+    """An audit change as JSON: Decimals and dates as strings, the rest as kept."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+# --- positions ------------------------------------------------------------------------------------
+
+
+class HistoryRowOut(Schema):
+    document_id: str
+    as_of_date: date | None
+    currency: str
+    entries: list[EntryOut]
+    to_date: FiguresOut
+
+
+class PositionHistoryOut(Page):
+    position_id: str
+    fund_id: str
+    investor_id: str
+    headline: list[LineOut]
+    rows: list[HistoryRowOut]
+
+
+@router.get("/positions/{position_id}", response=PositionHistoryOut, tags=["positions"])
+def position_history(request: HttpRequest, position_id: str, cursor: str | None = Cursor) -> dict[str, Any]:
+    """A position across documents with running figures, a page at a time (the position page)."""
+    history = _history(request, position_id, cursor)
+    return {
+        "next": next_link(request, history.next_cursor),
+        "position_id": history.position_id,
+        "fund_id": history.fund_id,
+        "investor_id": history.investor_id,
+        "headline": [schemas.line_out(line) for line in history.headline],
+        "rows": [
+            {
+                "document_id": row.document_id,
+                "as_of_date": row.as_of_date,
+                "currency": row.currency,
+                "entries": schemas.entries_out(row.cells),
+                "to_date": schemas.figures_out(row.to_date),
+            }
+            for row in history.rows
+        ],
+    }
+
+
+def _history(request: HttpRequest, position_id: str, cursor: str | None) -> position_selectors.PositionHistory:
+    return position_selectors.position_history(
+        position_id=position_id,
+        cursor=cursor,
+        page_size=getattr(settings, "POSITION_PAGE_SIZE", PositionDetailView.PAGE_ITEMS),
+        scope=scope_of(request),
+    )
+
+
+class FiguresAsOfOut(Schema):
+    as_of: date
+    lines: list[LineOut]
+
+
+@router.get("/positions/{position_id}/figures", response=FiguresAsOfOut, tags=["figures"])
+def position_figures(request: HttpRequest, position_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
+    """The position's figures per currency as of a date (the position page's headline)."""
+    history = _history(request, position_id, None)
+    on = as_of or date.today()
+    lines = fund_selectors.position_lines(history.register, on) if history.register else []
+    return {"as_of": on, "lines": [schemas.line_out(line) for line in lines]}
+
+
+class UnfundedLineOut(Schema):
+    position_id: str
+    currency: str
+    commitment: MoneyOut | None
+    called: MoneyOut
+    computed: MoneyOut | None
+    reported: MoneyOut | None
+    reported_as_of: date | None
+    difference: MoneyOut | None
+    flagged: bool
+
+
+class ReconciliationOut(Schema):
+    unfunded: list[UnfundedLineOut]
+    flags: list[FlagOut]
+
+
+def unfunded_lines(lines: list) -> list[dict]:
+    return [
+        {
+            "position_id": u.position_id,
+            "currency": u.currency,
+            "commitment": schemas.money_out(u.commitment),
+            "called": schemas.money_out(u.called),
+            "computed": schemas.money_out(u.computed),
+            "reported": schemas.money_out(u.reported),
+            "reported_as_of": u.reported_as_of,
+            "difference": schemas.money_out(u.difference),
+            "flagged": u.flagged,
+        }
+        for u in lines
+    ]
+
+
+@router.get("/positions/{position_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
+def position_reconciliation(request: HttpRequest, position_id: str) -> dict[str, Any]:
+    """Computed vs reported unfunded and the flags of the position's register and first page."""
+    found = _history(request, position_id, None).reconciliation
+    return {"unfunded": unfunded_lines(found.unfunded.lines), "flags": schemas.flags_out(found.flags)}
+
+
+class PositionOut(Schema):
+    position_id: str
+    fund_id: str
+    investor_id: str
+    currencies: list[str]
+    commitment: MoneyOut | None
+
+
+class PositionListOut(Page):
+    positions: list[PositionOut]
+
+
+@router.get("/positions", response=PositionListOut, tags=["positions"])
+def position_list(
+    request: HttpRequest,
+    fund: str | None = FundFilter,
+    investor: str | None = InvestorFilter,
+    cursor: str | None = Cursor,
+    limit: int = Limit,
+) -> dict[str, Any]:
+    """A fund's or an investor's positions (give one of `fund`, `investor`): the lines of its page, by position."""
+    if bool(fund) == bool(investor):
+        raise HttpError(400, "Give one of fund or investor.")
+    scope = scope_of(request)
+    if fund:
+        group = fund_selectors.fund_detail(fund_id=fund, scope=scope)
+    else:
+        group = fund_selectors.investor_detail(investor_id=investor or "", scope=scope)
+    held: dict[str, dict[str, Any]] = {}
+    for line in group.lines:
+        position = held.setdefault(
+            line.position_id,
+            {
+                "position_id": line.position_id,
+                "fund_id": line.fund_id,
+                "investor_id": line.investor_id,
+                "currencies": [],
+                "commitment": None,
+            },
+        )
+        position["currencies"].append(line.currency)
+        if line.commitment is not None:
+            position["commitment"] = schemas.money_out(line.commitment)
+    query = ("api-positions", fund or "", investor or "")
+    page = paging.page_of(list(held.values()), lambda p: (p["position_id"],), query=query, cursor=cursor, limit=limit)
+    return {"next": next_link(request, page.next_cursor), "positions": page.rows}

@@ -1,0 +1,62 @@
+"""Restating an approved document goes back through approval; the approved version keeps
+counting until the restatement is approved.
+
+- Restating an approved document (its header, capital activity or position amounts) archives
+  the approved copy and puts the document back to Draft, remembering the approved revision
+  (`Document.counted_revision`): it is then *restating*. Submit and approve as for any draft,
+  four eyes included.
+- While a document is restating, a changed or removed entry keeps its approved value where it
+  counts (amount, status, due date: what the registers, the position index, exports and
+  `verify_positions` read) and holds the restated value apart (`PositionEntry.restated`), shown
+  on the document and compare pages as awaiting approval. The registers do not move.
+- Approving the restatement promotes every restated value (a restated removal removes the
+  entry) and recounts the registers, in the one transaction that marks the document Approved.
+- A new entry is not recorded in a restating document (it would have no approved value to
+  count meanwhile): approve the restatement first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .model import PositionEntry, RestatedValue
+
+
+def shown(entry: PositionEntry) -> PositionEntry | None:
+    """The entry as the document now states it: its restated value when it has one (None:
+    restated away), else the entry itself."""
+    restated = entry.restated
+    if restated is None:
+        return entry
+    if restated.removed:
+        return None
+    return replace(entry, amount=restated.amount, status=restated.status, due_date=restated.due_date, restated=None)
+
+
+def restated(before: PositionEntry, after: PositionEntry) -> PositionEntry:
+    """`after` written into a restating document: `before`'s approved value keeps counting and
+    `after`'s value is held apart (with `after`'s revision and who/when)."""
+    value = RestatedValue(after.amount, after.status, after.due_date)
+    return replace(
+        before,
+        restated=value,
+        revision=after.revision,
+        updated_at=after.updated_at,
+        updated_by=after.updated_by,
+    )
+
+
+def restated_removal(before: PositionEntry, after: PositionEntry) -> PositionEntry:
+    """`before` removed in a restating document: kept, counting, until the removal is approved
+    (`after` carries the new revision and who/when)."""
+    value = RestatedValue(before.amount, before.status, before.due_date, removed=True)
+    if before.restated is not None:
+        value = replace(before.restated, removed=True)
+    return replace(
+        before, restated=value, revision=after.revision, updated_at=after.updated_at, updated_by=after.updated_by
+    )
+
+
+def promoted(entry: PositionEntry) -> PositionEntry | None:
+    """The entry once its restatement is approved (None: removed); unchanged if not restated."""
+    return shown(entry)
