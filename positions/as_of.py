@@ -15,6 +15,7 @@ from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import FiguresBuilder, percent_called
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.domain.money import Money, money
+from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.domain.returns import as_percent
 from fundportal.domain.time_travel import (
     KnownValue,
@@ -64,6 +65,7 @@ class PositionAsOf:
             commitment = self.commitment(figures.currency)
             called = percent_called(figures.called, commitment)
             irr_value = as_percent(valued.irr)
+            computed = computed_unfunded(commitment, figures)
             lines.append(
                 PositionLine(
                     position_id=self.position_id,
@@ -74,7 +76,8 @@ class PositionAsOf:
                     figures=figures,
                     percent_called=called,
                     irr_percent=irr_value,
-                    shown=line_text(commitment, figures, called, irr_value),
+                    shown=line_text(commitment, figures, called, irr_value, computed),
+                    unfunded_computed=computed,
                     register_currency=self.register.currency if self.register else "",
                 )
             )
