@@ -12,10 +12,12 @@ from django.views import View
 
 from documents import list_selectors
 from documents.forms import DateRangeQueryForm
+from documents.time_travel import list_filters_as_of
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES, validate_id
 from fundportal.messages import describe
 from fundportal.web.mixins import ScopedMixin
+from fundportal.web.time_travel import TimeTravelMixin
 
 
 class ListFilterForm(DateRangeQueryForm):
@@ -63,22 +65,25 @@ class ListFilterForm(DateRangeQueryForm):
         return params.urlencode()
 
 
-class DocumentListView(ScopedMixin, View):
-    """Current documents across months, newest first, 50 a page (month-sharded index)."""
+class DocumentListView(ScopedMixin, TimeTravelMixin, View):
+    """Current documents across months, newest first, 50 a page (month-sharded index);
+    `?as_of=`: those dated after it left out (`documents.time_travel`)."""
 
     template_name = "documents/list.html"
 
     def get(self, request: HttpRequest) -> HttpResponse:
         form = ListFilterForm(request.GET)
         if not form.is_valid():
-            context = {"form": form, "page": None, **self.scope_context()}
+            context = {"form": form, "page": None, "time_travel": self.time_travel, **self.scope_context()}
             return render(request, self.template_name, context, status=400)
+        filters = list_filters_as_of(form.filters(), self.time_travel.as_of)
         page = list_selectors.document_list_page(
-            filters=form.filters(), cursor=form.cleaned_data["cursor"] or None, scope=self.scope
+            filters=filters, cursor=form.cleaned_data["cursor"] or None, scope=self.scope
         )
         context = {
             "form": form,
             "page": page,
+            "time_travel": self.time_travel,
             **self.scope_context(),
             "documents": page.documents,
             "filtered": any(form.cleaned_data.get(name) for name in ListFilterForm.PARAMETERS),

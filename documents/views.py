@@ -10,16 +10,19 @@ from django.views.generic import TemplateView
 
 from documents import list_selectors, paging, position_table, selectors, version_compare
 from documents.forms import DateRangeQueryForm
+from documents.time_travel import check_dated_by
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import POSITION_KINDS, parse_version_id
 from fundportal.messages import describe
 from fundportal.viewmodels import vars_of
 from fundportal.web.mixins import ScopedMixin
 from fundportal.web.paging import page_links
+from fundportal.web.time_travel import TimeTravelMixin
 
 
-class DocumentDetailView(ScopedMixin, TemplateView):
-    """Everything a document contains, grouped by position, from one Query (pattern 1)."""
+class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
+    """Everything a document contains, grouped by position, from one Query (pattern 1);
+    `?as_of=` before the document's date: a 404 saying so (`documents.time_travel`)."""
 
     template_engine = "jinja2"  # templates/jinja2/documents/detail.html
     template_name = "documents/detail.html"
@@ -40,6 +43,7 @@ class DocumentDetailView(ScopedMixin, TemplateView):
             scope=self.scope,
         )
         page, table = view.page, view.table
+        check_dated_by(page.document, self.time_travel.as_of)
         can_edit = self.scope.can_edit(page.document.fund_id)
         can_approve = self.scope.can_approve(page.document.fund_id)
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit, can_approve=can_approve)

@@ -8,7 +8,7 @@ Rendered from a Jinja2 template to PDF with WeasyPrint."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from django.template.loader import render_to_string
@@ -16,15 +16,15 @@ from django.template.loader import render_to_string
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entries import counts
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import Figures, FiguresBuilder, percent_called
+from fundportal.domain.figures import Figures, percent_called
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money
 from fundportal.domain.returns import as_percent
-from fundportal.domain.valuation import irr_as_of, value_as_of
+from fundportal.domain.time_travel import counts_by, value_entries
 from fundportal.store.repositories import PositionRepository
 from fundportal.web.cells import KIND_LABELS
-from positions.selectors import approved_entries
+from positions.as_of import position_as_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,33 +59,30 @@ def position_statement(
     *,
     position_id: str,
     as_of: date | None = None,
+    known_at: datetime | None = None,
     scope: AccessScope = OPERATOR,
     repository: PositionRepository | None = None,
 ) -> Statement:
-    entries, register = (repository or PositionRepository()).entries_with_register(position_id)
-    if entries:  # NotFound outside the scope, like a position with no entries
-        scope.require_position(entries[0].fund_id, entries[0].investor_id, "Position", position_id)
-    entries = approved_entries(entries, register)  # documents awaiting approval are not stated
-    if as_of is not None:
-        entries = [e for e in entries if e.as_of_date is None or e.as_of_date <= as_of]
+    """The statement as of `as_of` (None: today) as known at `known_at` (None: now): the same
+    entries and figures as the position page's as-of view (`positions.as_of`)."""
+    position = position_as_of(
+        position_id=position_id, as_of=as_of, known_at=known_at, scope=scope, repository=repository
+    )
+    entries = position.entries  # approved documents only, dated up to the statement's date
     if not entries:
         raise NotFound("Position", position_id)
-    on = as_of or date.today()  # the statement's date is D of the one date basis
-    builder = FiguresBuilder(flows=True)
-    for entry in entries:
-        if _moved_by(entry, on):  # a call or distribution due after D is shown, not counted
-            builder.add(entry)
+    on = position.on  # the statement's date is D of the one date basis
     currencies = []
-    for counted in builder.by_currency():
-        f = value_as_of(counted, builder.dated_flows(counted.currency), on)
-        commitment = register.commitment_on(as_of) if register is not None and register.currency == f.currency else None
-        rate = irr_as_of(f, builder.flows(f.currency))
-        currencies.append(CurrencyStatement(f, commitment, percent_called(f.called, commitment), as_percent(rate)))
-    first = entries[0]
+    for valued in value_entries(entries, on):
+        f = valued.figures
+        commitment = position.commitment(f.currency)
+        currencies.append(
+            CurrencyStatement(f, commitment, percent_called(f.called, commitment), as_percent(valued.irr))
+        )
     return Statement(
         position_id=position_id,
-        fund_id=first.fund_id,
-        investor_id=first.investor_id,
+        fund_id=position.fund_id,
+        investor_id=position.investor_id,
         as_of=as_of,
         currencies=currencies,
         flows=[_flow(e, on) for e in sorted(entries, key=_flow_order)],
@@ -97,18 +94,8 @@ def _flow_order(entry: PositionEntry) -> tuple[date, str, int]:
     return entry.flow_date or date.min, entry.document_id, order.index(entry.kind)
 
 
-def _moved_by(entry: PositionEntry, on: date) -> bool:
-    """False for a call or distribution whose flow date is after `on` (not in the figures as of
-    `on`, `fundportal.domain.valuation`); True for every other entry."""
-    flow_date = entry.flow_date
-    return entry.kind not in _FLOW_KINDS or flow_date is None or flow_date <= on
-
-
-_FLOW_KINDS = frozenset((Kind.CAPITAL_CALL, Kind.DISTRIBUTION))
-
-
 def _flow(entry: PositionEntry, on: date) -> Flow:
-    counted = counts(entry.status) and _moved_by(entry, on)
+    counted = counts(entry.status) and counts_by(entry, on)
     return Flow(entry.flow_date, entry.document_id, KIND_LABELS[entry.kind], entry.money, entry.status, counted)
 
 

@@ -12,17 +12,21 @@ from datetime import date
 from itertools import chain
 from typing import Any
 
-from django.core.exceptions import BadRequest
 from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.views import View
 
 from documents import paging
-from fundportal.domain import dates
+from documents.time_travel import check_dated_by
+from fundportal.domain.access import AccessScope
 from fundportal.web.mixins import ScopedMixin
+from fundportal.web.time_travel import TimeTravelMixin
 from funds import investor_pages
+from funds.as_of import as_of_page
 from funds.selectors import GroupPage, fund_export, position_lines, totals
 from positions import selectors as position_selectors
+from positions.as_of import position_report_as_of
+from positions.selectors import PositionReport
 
 from .notice import notice_pdf, position_notice
 from .statement import position_statement, statement_pdf
@@ -69,12 +73,13 @@ def xlsx_stream(
     return _attachment(FileResponse(spooled, content_type=XLSX), filename)
 
 
-class DocumentXlsxView(ScopedMixin, View):
+class DocumentXlsxView(ScopedMixin, TimeTravelMixin, View):
     """Every position of the document: a short one from its one Query, a long one streamed from
     the page index page by page; totals summed over every row written."""
 
     def get(self, request, document_id: str) -> HttpResponseBase:
         export = paging.document_export(document_id=document_id, scope=self.scope)
+        check_dated_by(export.document.document, self.time_travel.as_of)
         document = export.document.document
         return xlsx_stream(
             document.document_id,
@@ -85,11 +90,12 @@ class DocumentXlsxView(ScopedMixin, View):
         )
 
 
-class DocumentCsvView(ScopedMixin, View):
+class DocumentCsvView(ScopedMixin, TimeTravelMixin, View):
     """Every position of the document, streamed (one row per position and currency)."""
 
     def get(self, request, document_id: str) -> HttpResponseBase:
         export = paging.document_export(document_id=document_id, scope=self.scope)
+        check_dated_by(export.document.document, self.time_travel.as_of)
         rows = document_rows(export.document.document, export.rows)
         return csv_stream(list(DOCUMENT_COLUMNS), rows, f"document-{document_id}.csv")
 
@@ -120,29 +126,38 @@ def _investor_group(investor_id: str, scope: Any) -> GroupPage:
     )
 
 
-class PositionCsvView(ScopedMixin, View):
+def _position_report(view: TimeTravelMixin, position_id: str, scope: AccessScope) -> PositionReport:
+    """The position page's rows: today's, or as of `?as_of=` / as known at `?known_at=`."""
+    travel = view.time_travel
+    if travel.active:
+        return position_report_as_of(position_id=position_id, as_of=travel.as_of, known_at=travel.known_at, scope=scope)
+    return position_selectors.position_report(position_id=position_id, scope=scope)
+
+
+class PositionCsvView(ScopedMixin, TimeTravelMixin, View):
     """CSV of the position page's rows over every page: ids, fund and investor on every row,
     amounts with exactly their currency's decimals, running figures of each row's currency (never
     a sum across currencies), formula-like text neutralised (exports.writers)."""
 
     def get(self, request: HttpRequest, position_id: str) -> HttpResponse:
-        report = position_selectors.position_report(position_id=position_id, scope=self.scope)
+        report = _position_report(self, position_id, self.scope)
         return csv_response(position_table(report), f"position-{position_id}.csv")
 
 
-class PositionXlsxView(ScopedMixin, View):
+class PositionXlsxView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, position_id: str) -> HttpResponse:
-        report = position_selectors.position_report(position_id=position_id, scope=self.scope)
+        report = _position_report(self, position_id, self.scope)
         return _download(xlsx_bytes([position_table(report)]), XLSX, f"position-{position_id}.xlsx")
 
 
-class FundXlsxView(ScopedMixin, View):
+class FundXlsxView(ScopedMixin, TimeTravelMixin, View):
     """Every line of the fund (the fund page's 100-line pages, one Query each) and its totals
-    (its summary), as a workbook."""
+    (its summary), as a workbook; `?as_of=`: valued then, as the page."""
 
     def get(self, request, fund_id: str) -> HttpResponse:
-        first, later = fund_export(fund_id=fund_id, scope=self.scope)
+        first, later = fund_export(fund_id=fund_id, as_of=self.time_travel.as_of, scope=self.scope)
         page = replace(first, lines=[*first.lines, *(line for lines in later for line in lines)])
+        page = as_of_page(page, self.time_travel)
         return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
 
 
@@ -167,14 +182,17 @@ def _fund_csv(first: Any, later: Iterator[list[Any]]) -> Iterator[str]:
         yield text.split("\r\n", 1)[1] if index else text  # the header once
 
 
-class StatementPdfView(ScopedMixin, View):
-    """`?as_of=YYYY-MM-DD` limits the statement to documents as of that date (400 if malformed)."""
+class StatementPdfView(ScopedMixin, TimeTravelMixin, View):
+    """`?as_of=YYYY-MM-DD` states the position as of that date, `?known_at=` as the portal knew
+    it then (a malformed date: 400 with its message, `fundportal.web.time_travel`)."""
 
     def get(self, request, position_id: str) -> HttpResponse:
-        as_of = _as_of(request.GET.get("as_of", ""))
-        statement = position_statement(position_id=position_id, as_of=as_of, scope=self.scope)
+        travel = self.time_travel
+        statement = position_statement(
+            position_id=position_id, as_of=travel.as_of, known_at=travel.known_at, scope=self.scope
+        )
         pdf = statement_pdf(statement, generated_by=request.user.get_username())
-        suffix = f"-{as_of.isoformat()}" if as_of else ""
+        suffix = f"-{travel.as_of.isoformat()}" if travel.as_of else ""
         return _download(pdf, "application/pdf", f"statement-{position_id}{suffix}.pdf")
 
 
@@ -185,15 +203,3 @@ class NoticePdfView(ScopedMixin, View):
         notice = position_notice(document_id=document_id, position_id=position_id, scope=self.scope)
         pdf = notice_pdf(notice, generated_by=request.user.get_username())
         return _download(pdf, "application/pdf", notice.filename)
-
-
-def _as_of(text: str) -> date | None:
-    if not text:
-        return None
-    try:
-        value = date.fromisoformat(text)
-    except ValueError:
-        raise BadRequest("as_of must be a date: YYYY-MM-DD.") from None
-    if not dates.in_range(value):
-        raise BadRequest(dates.range_message("as_of date"))
-    return value

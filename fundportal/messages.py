@@ -12,6 +12,7 @@ from functools import singledispatch
 from moneyed import Money
 
 from fundportal.domain.commitments import REASON_MAX_LENGTH
+from fundportal.domain.dates import EARLIEST, LATEST
 from fundportal.domain.errors import (
     AllocationRefused,
     AlreadyExists,
@@ -20,11 +21,13 @@ from fundportal.domain.errors import (
     BadCursor,
     Conflict,
     CursorExpired,
+    DatedAfter,
     IdempotencyMismatch,
     ImportConflict,
     ImportUnfinished,
     InvalidCommitmentChange,
     InvalidId,
+    InvalidTimeParameter,
     ItemTooLarge,
     LeftoverEntries,
     NotFound,
@@ -79,6 +82,24 @@ def _(error: InvalidId) -> str:
     if error.what.endswith("id"):
         return f"Invalid {error.what} {shown}: {ID_RULE}"
     return f"Invalid {error.what} {shown}."
+
+
+@describe.register
+def _(error: DatedAfter) -> str:
+    return (
+        f"{error.what} {error.key} is dated {error.dated.isoformat()}, after {error.as_of.isoformat()}: "
+        f"it was not part of the figures as of that date. Choose a later date or today."
+    )
+
+
+TIME_FORMATS = {"as_of": "a date, YYYY-MM-DD", "known_at": "an ISO date or date-time"}
+
+
+@describe.register
+def _(error: InvalidTimeParameter) -> str:
+    if error.problem == "range":
+        return f"{error.parameter} must be between {EARLIEST.isoformat()} and {LATEST.isoformat()}"
+    return f"{error.parameter} must be {TIME_FORMATS.get(error.parameter, 'a date, YYYY-MM-DD')}"
 
 
 @describe.register

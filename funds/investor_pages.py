@@ -33,12 +33,12 @@ class InvestorView:
     pager: Pager
     positions: int  # every position of the investor within the scope
     registers: list[PositionRegister]  # every one of them (the export writes them all)
+    on: date  # the date every figure is valued as of (`?as_of=`, default today)
 
     @property
     def reconciliation(self) -> GroupReconciliation:
         """Computed vs reported unfunded over every position, not the page's (no request)."""
-        on = date.today()
-        return group_reconciliation([line for r in self.registers for line in position_lines(r, on)])
+        return group_reconciliation([line for r in self.registers for line in position_lines(r, self.on)])
 
 
 def investor_registers(
@@ -60,6 +60,7 @@ def investor_view(
     *,
     investor_id: str,
     cursor: str | None = None,
+    as_of: date | None = None,
     scope: AccessScope = OPERATOR,
     repository: RegisterRepository | None = None,
     page_size: int = PAGE_ROWS,
@@ -70,10 +71,12 @@ def investor_view(
     place = place_of(cursor, binding)
     registers = investor_registers(investor_id=investor_id, scope=scope, repository=repository)
     shown, pager = slice_page(registers, place, binding, page_size)
-    on = date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    # Every figure as of one date (`fundportal.domain.valuation`); the investor index holds whole
+    # registers (every NAV, the commitment history), so `as_of` costs no further read.
+    on = as_of or date.today()
     page = GroupPage(
         group_id=investor_id,
         lines=[line for r in shown for line in position_lines(r, on)],
         totals=totals(registers, on),
     )
-    return InvestorView(page=page, pager=pager, positions=len(registers), registers=registers)
+    return InvestorView(page=page, pager=pager, positions=len(registers), registers=registers, on=on)

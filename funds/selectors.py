@@ -340,16 +340,20 @@ def fund_list(
 
 
 def fund_export(
-    *, fund_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    fund_id: str,
+    as_of: date | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
 ) -> tuple[GroupPage, Iterator[list[PositionLine]]]:
     """The full list of a fund's lines for an export: its first page with the totals (as the
     fund page), and the later pages' lines, read one Query at a time as the caller consumes
     them (a streamed CSV never holds the fund in memory)."""
     repository = repository or RegisterRepository()
-    first = fund_detail(fund_id=fund_id, scope=scope, repository=repository)
+    first = fund_detail(fund_id=fund_id, as_of=as_of, scope=scope, repository=repository)
 
     def later() -> Iterator[list[PositionLine]]:
-        cursor, on = first.next_cursor, date.today()
+        cursor, on = first.next_cursor, as_of or date.today()
         while cursor:
             page = repository.fund_page(fund_id, cursor)
             yield [line for r in page.registers for line in position_lines(r, on, irr=False)]

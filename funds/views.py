@@ -12,7 +12,9 @@ from django.views.generic import TemplateView
 
 from fundportal.web.mixins import ScopedMixin
 from fundportal.web.paging import page_links
+from fundportal.web.time_travel import TimeTravelMixin
 from funds import investor_pages, selectors
+from funds.as_of import as_of_page
 
 
 class FundListView(ScopedMixin, TemplateView):
@@ -24,23 +26,33 @@ class FundListView(ScopedMixin, TemplateView):
         return context
 
 
-class FundDetailView(ScopedMixin, TemplateView):
+class FundDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
+    """`?as_of=`: the lines valued then, one BatchGetItem more (`funds.as_of`)."""
+
     template_name = "funds/detail.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         cursor = self.request.GET.get("cursor") or None
-        context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"], cursor=cursor, scope=self.scope)
+        page = selectors.fund_detail(
+            fund_id=kwargs["fund_id"], as_of=self.time_travel.as_of, cursor=cursor, scope=self.scope
+        )
+        context["page"] = as_of_page(page, self.time_travel)
         return context
 
 
-class InvestorDetailView(ScopedMixin, TemplateView):
+class InvestorDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
+    """`?as_of=`: valued then from the whole registers the page already reads (no further request)."""
+
     template_name = "funds/investor.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         view = investor_pages.investor_view(
-            investor_id=kwargs["investor_id"], cursor=self.request.GET.get("cursor") or None, scope=self.scope
+            investor_id=kwargs["investor_id"],
+            cursor=self.request.GET.get("cursor") or None,
+            as_of=self.time_travel.as_of,
+            scope=self.scope,
         )
         context.update(
             page=view.page,

@@ -149,6 +149,22 @@ def commitment_lines(register: PositionRegister) -> list[CommitmentLine]:
     ]
 
 
+def charts_of(rows: list[DocumentRow]) -> list[Chart]:
+    """A cumulative called vs distributed chart per currency of `rows`."""
+    return [
+        Chart(
+            currency=currency,
+            points=[
+                ChartPoint(r.as_of_date, r.to_date.called.amount, r.to_date.distributed.amount)
+                for r in rows
+                if r.as_of_date and r.currency == currency
+            ],
+            chart_id=f"chart-{currency.lower()}" if index else "chart",
+        )
+        for index, currency in enumerate(sorted({r.currency for r in rows}))
+    ]
+
+
 def position_history(
     *,
     position_id: str,
@@ -203,18 +219,7 @@ def position_history(
         else None
     )
     first = page.entries[0] if page.entries else None
-    charts = [
-        Chart(
-            currency=currency,
-            points=[
-                ChartPoint(r.as_of_date, r.to_date.called.amount, r.to_date.distributed.amount)
-                for r in rows
-                if r.as_of_date and r.currency == currency
-            ],
-            chart_id=f"chart-{currency.lower()}" if index else "chart",
-        )
-        for index, currency in enumerate(sorted({r.currency for r in rows}))
-    ]
+    charts = charts_of(rows)
     register = page.register
     return PositionHistory(
         position_id=position_id,

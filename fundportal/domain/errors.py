@@ -4,7 +4,7 @@ who and when); what a user reads is chosen at the edge (`fundportal.messages.des
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 
 class DomainError(Exception):
@@ -170,6 +170,26 @@ class InvalidCommitmentChange(InvalidId):
         super().__init__(field, problem)
         self.field = field
         self.problem = problem
+
+
+class InvalidTimeParameter(InvalidId):
+    """A time-travel parameter (`parameter`: "as_of" or "known_at") that is `problem`: "format"
+    (not the expected ISO form) or "range" (outside the dates the portal accepts)."""
+
+    def __init__(self, parameter: str, problem: str, value: object = "") -> None:
+        super().__init__(parameter, value)
+        self.parameter = parameter
+        self.problem = problem
+
+
+class DatedAfter(NotFound):
+    """A document asked for as of a date (`as_of`) it is dated after (`dated`): it was not part
+    of the figures then."""
+
+    def __init__(self, what: str, key: str, dated: date, as_of: date) -> None:
+        super().__init__(what, key)
+        self.dated = dated
+        self.as_of = as_of
 
 
 class ApprovalRefused(DomainError):

@@ -161,7 +161,7 @@ AMOUNT_FIELDS = ("called_settled", "called_pending", "distributed_settled", "dis
 class FiguresBuilder:
     """The accumulator every page, CSV and command uses; may continue from carried figures."""
 
-    __slots__ = ("_flows", "_nav", "_sums", "_unfunded")
+    __slots__ = ("_flows", "_nav", "_navs", "_sums", "_unfunded")
 
     def __init__(self, start: Iterable[Figures] = (), *, flows: bool = False) -> None:
         # currency -> [called settled, called pending, distributed settled, distributed pending]
@@ -172,6 +172,8 @@ class FiguresBuilder:
         self._nav: dict[str, Rank] = {}
         # currency -> flow date -> [calls, distributions] (IRR's cash flows), when asked for
         self._flows: dict[str, dict[date, list[Decimal]]] | None = {} if flows else None
+        # currency -> every NAV entry's (key, amount), kept with the flows: the NAV at any date
+        self._navs: dict[str, list[Rank]] | None = {} if flows else None
         for figures in start:
             sums = self._bucket(figures.currency)
             for index, name in enumerate(AMOUNT_FIELDS):
@@ -224,7 +226,9 @@ class FiguresBuilder:
         elif kind is _UNFUNDED:
             self._offer_unfunded(code, rank(entry))
         elif kind is _NAV:
-            self._offer(self._nav, code, rank(entry))
+            self._offer(self._nav, code, held := rank(entry))
+            if self._navs is not None:
+                self._navs.setdefault(code, []).append(held)
         else:
             raise ValueError(f"{kind} is not a position entry")
 
@@ -239,6 +243,8 @@ class FiguresBuilder:
         kind = entry.kind
         if kind in LATEST_KINDS:
             latest = self._unfunded if kind is Kind.UNFUNDED_COMMITMENT else self._nav
+            if kind is Kind.NAV and self._navs is not None and rank(entry) in (navs := self._navs.get(code, [])):
+                navs.remove(rank(entry))
             if latest.get(code) == rank(entry):
                 del latest[code]
                 return kind
@@ -273,7 +279,7 @@ class FiguresBuilder:
         codes = [
             c for c in codes if any(self._sums.get(c, ())) or c in self._unfunded or c in self._nav or flows.get(c)
         ]
-        return {
+        state: dict[str, dict[str, Any]] = {
             code: {
                 "sums": list(self._sums.get(code, [Decimal(0)] * 4)),
                 "unfunded": self._unfunded.get(code),
@@ -282,6 +288,10 @@ class FiguresBuilder:
             }
             for code in codes
         }
+        for code, navs in (self._navs or {}).items():
+            if navs and code in state:  # only when held: a state without NAVs is as it always was
+                state[code]["navs"] = sorted(navs)
+        return state
 
     @classmethod
     def restore(cls, state: dict[str, dict[str, Any]], *, read_only: bool = False) -> FiguresBuilder:
@@ -299,7 +309,19 @@ class FiguresBuilder:
             if flows:
                 assert builder._flows is not None
                 builder._flows[code] = flows
+            if data.get("navs"):
+                assert builder._navs is not None
+                builder._navs[code] = list(data["navs"])
         return builder
+
+    def nav_on(self, currency: str, on: date) -> Rank | None:
+        """The (key, amount) of the latest NAV dated on or before `on` (None: none known; a
+        builder without the NAV list knows only the latest NAV)."""
+        code = currency if currency in self._sums else currency_code(currency)
+        latest = self._nav.get(code)
+        if latest is None or latest[0][0] <= on:
+            return latest
+        return max((r for r in (self._navs or {}).get(code, ()) if r[0][0] <= on), default=None)
 
     def dated_flows(self, currency: str) -> Mapping[date, Sequence[Decimal]]:
         """date -> [calls, distributions] of `currency`: what valuing as of a date needs (the
@@ -311,8 +333,9 @@ class FiguresBuilder:
         by_date = (self._flows or {}).get(currency_code(currency), {})
         return [(on, pair[1] - pair[0]) for on, pair in sorted(by_date.items()) if pair[1] - pair[0]]
 
-    def figures(self, currency: str) -> Figures:
-        """The figures of `currency` (zero figures if it has nothing)."""
+    def figures(self, currency: str, on: date | None = None) -> Figures:
+        """The figures of `currency` (zero figures if it has nothing); `on`: with the NAV of that
+        date (`nav_on`) instead of the latest."""
         # A code the builder holds is canonical already (a document page asks for 100 rows').
         code = currency if currency in self._sums else currency_code(currency)
         # Every amount held (sums, NAV, unfunded) was checked when added (or restored from a checked state).
@@ -320,7 +343,7 @@ class FiguresBuilder:
             known_money(value, code) for value in self._sums.get(code, _ZEROS)
         ]
         nav = nav_as_of = nav_key = None
-        if (latest_nav := self._nav.get(code)) is not None:
+        if (latest_nav := self._nav.get(code) if on is None else self.nav_on(code, on)) is not None:
             nav_key, amount = latest_nav
             nav, nav_as_of = known_money(amount, code), None if nav_key[0] == date.min else nav_key[0]
         unfunded = unfunded_as_of = unfunded_key = None
@@ -342,9 +365,10 @@ class FiguresBuilder:
             nav_key,
         )
 
-    def by_currency(self) -> list[Figures]:
-        """Figures of every currency seen (Cancelled-only currencies are not seen), by currency code."""
-        return [self.figures(code) for code in sorted(self._sums.keys() | self._nav.keys())]
+    def by_currency(self, on: date | None = None) -> list[Figures]:
+        """Figures of every currency seen (Cancelled-only currencies are not seen), by currency
+        code; `on`: with the NAV of that date (`nav_on`)."""
+        return [self.figures(code, on) for code in sorted(self._sums.keys() | self._nav.keys())]
 
     def snapshot(self) -> FiguresBuilder:
         """An independent copy (running totals after each row)."""
@@ -352,6 +376,8 @@ class FiguresBuilder:
         copy._sums = {code: sums.copy() for code, sums in self._sums.items()}
         copy._unfunded = self._unfunded.copy()
         copy._nav = self._nav.copy()
+        navs = self._navs
+        copy._navs = None if navs is None else {c: list(n) for c, n in navs.items()}
         flows = self._flows
         copy._flows = None if flows is None else {c: {d: p.copy() for d, p in f.items()} for c, f in flows.items()}
         return copy

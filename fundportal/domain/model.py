@@ -353,9 +353,9 @@ class PositionRegister:
         figures = self._memo.get(key)
         if figures is None:
             builder = self._cached()
-            found = {f.currency: f for f in builder.by_currency()}
+            found = {f.currency: f for f in builder.by_currency(on)}
             if self.currency not in found:
-                found[self.currency] = builder.figures(self.currency)
+                found[self.currency] = builder.figures(self.currency, on)
             figures = self._memo[key] = [
                 value_as_of(found[code], builder.dated_flows(code), on) for code in sorted(found)
             ]

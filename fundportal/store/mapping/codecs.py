@@ -70,6 +70,8 @@ def rollup_out(state: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "Unfunded": _rank_out(data["unfunded"]),
             "Nav": _rank_out(data["nav"]),
             "Flows": {on.isoformat(): pair for on, pair in data["flows"].items()},
+            # Every NAV entry (the NAV at any date): absent when none, as before it was kept.
+            **({"Navs": [_rank_out(r) for r in data["navs"]]} if data.get("navs") else {}),
         }
         for code, data in state.items()
     }
@@ -127,6 +129,7 @@ def rollup_in(value: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
             "flows": {
                 date.fromisoformat(on): [Decimal(v) for v in pair] for on, pair in (data.get("Flows") or {}).items()
             },
+            **({"navs": [_rank_in(r) for r in data["Navs"]]} if data.get("Navs") else {}),
         }
         for code, data in (value or {}).items()
         if code != AWAITING_KEY
