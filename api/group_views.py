@@ -12,8 +12,10 @@ from ninja import Router, Schema
 from api import paging, schemas
 from api import selectors as api_selectors
 from api.schemas import LineOut, Page, TotalOut
-from api.views import AsOf, Cursor, Limit, ReconciliationOut, next_link, scope_of, unfunded_lines
+from api.time_travel import AsOf, KnownAt, travel_of
+from api.views import Cursor, Limit, ReconciliationOut, next_link, scope_of, unfunded_lines
 from funds import selectors as fund_selectors
+from funds.as_of import as_of_page
 
 router = Router()
 
@@ -59,12 +61,21 @@ def _lines(
 
 @router.get("/funds/{fund_id}/lines", response=GroupLinesOut, tags=["funds"])
 def fund_lines(
-    request: HttpRequest, fund_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor
+    request: HttpRequest,
+    fund_id: str,
+    cursor: str | None = Cursor,
+    as_of: str | None = AsOf,
+    known_at: str | None = KnownAt,
 ) -> dict[str, Any]:
-    """The fund's positions, 100 a page (a line per currency), and its totals from the fund's
-    summary: the fund page's own page and signed cursor (`next`), so any fund size costs the same."""
-    on = as_of or date.today()
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, cursor=cursor, scope=scope_of(request))
+    """The fund's positions, 100 a page (a line per currency; follow `next`), and its totals
+    from the fund's summary: the fund page's own page and signed cursor, so any fund size costs
+    the same. `as_of`: the lines valued then, as on the page (one BatchGetItem more). `known_at`
+    is checked but, as on the fund page, not applied (the register holds sums, not the entries
+    as they stood then: ask a position's figures for that)."""
+    travel = travel_of(as_of, known_at)
+    on = travel.as_of or date.today()
+    found = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, cursor=cursor, scope=scope_of(request))
+    page = as_of_page(found, travel)
     return {
         "next": next_link(request, page.next_cursor),
         "as_of": on,
@@ -79,17 +90,24 @@ class GroupFiguresOut(Schema):
 
 
 @router.get("/funds/{fund_id}/figures", response=GroupFiguresOut, tags=["figures"])
-def fund_figures(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
-    """The fund's totals per currency as of a date."""
-    on = as_of or date.today()
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=on, scope=scope_of(request))
+def fund_figures(
+    request: HttpRequest, fund_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
+) -> dict[str, Any]:
+    """The fund's totals per currency as of a date: the fund page's totals (from its summary);
+    `known_at` checked, not applied, as on the fund page."""
+    travel = travel_of(as_of, known_at)
+    on = travel.as_of or date.today()
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request))
     return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
 
 
 @router.get("/funds/{fund_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def fund_reconciliation(request: HttpRequest, fund_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
+def fund_reconciliation(
+    request: HttpRequest, fund_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
+) -> dict[str, Any]:
     """Computed vs reported unfunded per line and the fund's flags (the fund page's section)."""
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=as_of, scope=scope_of(request))
+    travel = travel_of(as_of, known_at)
+    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request))
     found = page.reconciliation
     return {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)}
 
@@ -108,25 +126,38 @@ def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int 
 
 @router.get("/investors/{investor_id}/lines", response=GroupLinesOut, tags=["investors"])
 def investor_lines(
-    request: HttpRequest, investor_id: str, as_of: date | None = AsOf, cursor: str | None = Cursor, limit: int = Limit
+    request: HttpRequest,
+    investor_id: str,
+    cursor: str | None = Cursor,
+    limit: int = Limit,
+    as_of: str | None = AsOf,
+    known_at: str | None = KnownAt,
 ) -> dict[str, Any]:
-    """The investor's positions across the covered funds and their totals (the investor page)."""
-    on = as_of or date.today()
+    """The investor's positions across the covered funds and their totals (the investor page);
+    `as_of`: valued then from the registers already read; `known_at` checked, not applied, as
+    on the investor page."""
+    on = travel_of(as_of, known_at).as_of or date.today()
     page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
     return _lines(request, page, on, "investor", cursor, limit)
 
 
 @router.get("/investors/{investor_id}/figures", response=GroupFiguresOut, tags=["figures"])
-def investor_figures(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
-    """The investor's totals per currency as of a date."""
-    on = as_of or date.today()
+def investor_figures(
+    request: HttpRequest, investor_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
+) -> dict[str, Any]:
+    """The investor's totals per currency as of a date (`known_at` checked, not applied, as on
+    the investor page)."""
+    on = travel_of(as_of, known_at).as_of or date.today()
     page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
     return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
 
 
 @router.get("/investors/{investor_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def investor_reconciliation(request: HttpRequest, investor_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
+def investor_reconciliation(
+    request: HttpRequest, investor_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
+) -> dict[str, Any]:
     """Computed vs reported unfunded per line and the investor's flags (the investor page's section)."""
-    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=as_of, scope=scope_of(request))
+    travel = travel_of(as_of, known_at)
+    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=travel.as_of, scope=scope_of(request))
     found = page.reconciliation
     return {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)}

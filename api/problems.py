@@ -19,6 +19,7 @@ from fundportal.domain.errors import (
     DomainError,
     ImportConflict,
     InvalidId,
+    InvalidTimeParameter,
     NotFound,
     NotPermitted,
 )
@@ -88,6 +89,11 @@ def domain_error(request: HttpRequest, error: Exception) -> HttpResponse:
         return problem(request, 404, describe(error))
     if isinstance(error, NotPermitted):
         return problem(request, 403, describe(error))
+    if isinstance(error, InvalidTimeParameter):  # the page's words, named by its parameter
+        message = describe(error)
+        return problem(
+            request, 400, message, field=error.parameter, errors=[{"field": error.parameter, "message": message}]
+        )
     if isinstance(error, CursorExpired):
         return problem(request, 400, describe(error), field="cursor")
     if isinstance(error, (InvalidId, BadCursor)):

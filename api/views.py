@@ -5,7 +5,7 @@ makes the requests its page makes."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Literal
 
 from django.conf import settings
@@ -15,21 +15,24 @@ from ninja.errors import HttpError, ValidationError
 
 from api import paging, schemas
 from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page
+from api.time_travel import AsOf, KnownAt, travel_of
 from documents import list_selectors
 from documents import selectors as document_selectors
 from documents.list_views import ListFilterForm
+from documents.time_travel import check_dated_by, list_filters_as_of
 from fundportal.access.scope import request_scope
 from fundportal.domain.access import AccessScope
 from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES
+from fundportal.domain.time_travel import valuation_date
 from funds import selectors as fund_selectors
 from positions import selectors as position_selectors
+from positions.as_of import position_history_as_of
 from positions.views import PositionDetailView
 
 router = Router()
 
 Limit = Query(paging.DEFAULT_LIMIT, ge=1, le=paging.MAX_LIMIT, description="rows a page")
 Cursor = Query(None, max_length=4000, description="the `next` link's cursor")
-AsOf = Query(None, description="value every figure as of this date (default: today)")
 FundFilter = Query(None, max_length=64, description="a fund id: only its documents or positions")
 InvestorFilter = Query(None, max_length=64, description="only this investor's positions")
 FromDate = Query(None, alias="from", description="as-of date from")
@@ -73,8 +76,12 @@ def document_list(
     start: date | None = FromDate,
     end: date | None = ToDate,
     cursor: str | None = Cursor,
+    as_of: str | None = AsOf,
+    known_at: str | None = KnownAt,
 ) -> dict[str, Any]:
-    """Current documents across months, newest first, 50 a page: the documents page's list and filters."""
+    """Current documents across months, newest first, 50 a page: the documents page's list and
+    filters; `as_of`: those dated after it left out, as on the page."""
+    travel = travel_of(as_of, known_at)
     form = ListFilterForm(request.GET)  # the page's own checks (a valid fund id, dates in order)
     if not form.is_valid():
         # An error of the whole form is the date range's: named by its first parameter.
@@ -83,7 +90,7 @@ def document_list(
             {"loc": ["query", names.get(n, n)], "msg": m} for n, messages in form.errors.items() for m in messages
         ]
         raise ValidationError(errors)
-    filters = form.filters()
+    filters = list_filters_as_of(form.filters(), travel.as_of)
     page = list_selectors.document_list_page(filters=filters, cursor=cursor, scope=scope_of(request))
     return {
         "next": next_link(request, page.older_cursor),
@@ -123,9 +130,14 @@ class DocumentOverviewOut(Schema):
 
 
 @router.get("/documents/{document_id}", response=DocumentOverviewOut, tags=["documents"])
-def document_overview(request: HttpRequest, document_id: str) -> dict[str, Any]:
-    """Everything a document holds, by position, with figures per currency (the document page)."""
+def document_overview(
+    request: HttpRequest, document_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
+) -> dict[str, Any]:
+    """Everything a document holds, by position, with figures per currency (the document page);
+    `as_of` before the document's date: a 404 saying so, as on the page."""
+    travel = travel_of(as_of, known_at)
     page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
+    check_dated_by(page.document, travel.as_of)
     activity = page.activity
     shown_activity = (
         None
@@ -231,9 +243,16 @@ class PositionHistoryOut(Page):
 
 
 @router.get("/positions/{position_id}", response=PositionHistoryOut, tags=["positions"])
-def position_history(request: HttpRequest, position_id: str, cursor: str | None = Cursor) -> dict[str, Any]:
-    """A position across documents with running figures, a page at a time (the position page)."""
-    history = _history(request, position_id, cursor)
+def position_history(
+    request: HttpRequest,
+    position_id: str,
+    cursor: str | None = Cursor,
+    as_of: str | None = AsOf,
+    known_at: str | None = KnownAt,
+) -> dict[str, Any]:
+    """A position across documents with running figures, a page at a time (the position page);
+    with `as_of` / `known_at`: every document up to that date on one page, valued then."""
+    history = _history(request, position_id, cursor, as_of, known_at)
     return {
         "next": next_link(request, history.next_cursor),
         "position_id": history.position_id,
@@ -253,7 +272,16 @@ def position_history(request: HttpRequest, position_id: str, cursor: str | None 
     }
 
 
-def _history(request: HttpRequest, position_id: str, cursor: str | None) -> position_selectors.PositionHistory:
+def _history(
+    request: HttpRequest, position_id: str, cursor: str | None, as_of: str | None = None, known_at: str | None = None
+) -> position_selectors.PositionHistory:
+    """The position page's history: as of a date / as known at a moment when asked (the page's
+    as-of selector, one Query), else the page of `cursor`."""
+    travel = travel_of(as_of, known_at)
+    if travel.active:
+        return position_history_as_of(
+            position_id=position_id, as_of=travel.as_of, known_at=travel.known_at, scope=scope_of(request)
+        )
     return position_selectors.position_history(
         position_id=position_id,
         cursor=cursor,
@@ -264,16 +292,20 @@ def _history(request: HttpRequest, position_id: str, cursor: str | None) -> posi
 
 class FiguresAsOfOut(Schema):
     as_of: date
+    known_at: datetime | None
     lines: list[LineOut]
 
 
 @router.get("/positions/{position_id}/figures", response=FiguresAsOfOut, tags=["figures"])
-def position_figures(request: HttpRequest, position_id: str, as_of: date | None = AsOf) -> dict[str, Any]:
-    """The position's figures per currency as of a date (the position page's headline)."""
-    history = _history(request, position_id, None)
-    on = as_of or date.today()
-    lines = fund_selectors.position_lines(history.register, on) if history.register else []
-    return {"as_of": on, "lines": [schemas.line_out(line) for line in lines]}
+def position_figures(
+    request: HttpRequest, position_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
+) -> dict[str, Any]:
+    """The position's figures per currency as of a date and as known at a moment: the position
+    page's headline with the same parameters (valued as of `as_of`, else `known_at`'s day, else today)."""
+    travel = travel_of(as_of, known_at)
+    history = _history(request, position_id, None, as_of, known_at)
+    on = valuation_date(travel.as_of, travel.known_at, date.today())
+    return {"as_of": on, "known_at": travel.known_at, "lines": [schemas.line_out(line) for line in history.headline]}
 
 
 class UnfundedLineOut(Schema):
