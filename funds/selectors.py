@@ -25,6 +25,7 @@ from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
+from fundportal.domain.records import FundRecord, InvestorRecord
 from fundportal.domain.returns import as_percent
 from fundportal.domain.valuation import irr_as_of
 from fundportal.store.repositories.register import RegisterRepository
@@ -214,6 +215,8 @@ class GroupPage:
     group_id: str
     lines: list[PositionLine]
     totals: list[TotalLine]
+    # The fund's or investor's record (name, vintage, GP / type), read in the same Query; None: none yet.
+    record: FundRecord | InvestorRecord | None = None
 
     @property
     def reconciliation(self) -> GroupReconciliation:
@@ -232,7 +235,8 @@ def fund_detail(
     NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any read."""
     validate_id(fund_id, "fund id")
     scope.require_fund(fund_id, "Fund", fund_id)
-    registers = sorted((repository or RegisterRepository()).fund_positions(fund_id), key=lambda r: r.position_id)
+    found, record = (repository or RegisterRepository()).fund_page(fund_id)
+    registers = sorted(found, key=lambda r: r.position_id)
     if not registers:
         raise NotFound("Fund", fund_id)
     on = as_of or date.today()  # every figure as of one date (`fundportal.domain.valuation`)
@@ -240,6 +244,7 @@ def fund_detail(
         group_id=fund_id,
         lines=[line for r in registers for line in position_lines(r, on)],
         totals=totals(registers, on),
+        record=record,
     )
 
 
@@ -255,7 +260,7 @@ def investor_detail(
     investors only)."""
     validate_id(investor_id, "investor id")
     scope.require_investor(investor_id)
-    found = (repository or RegisterRepository()).investor_positions(investor_id)
+    found, record = (repository or RegisterRepository()).investor_page(investor_id)
     covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
     registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
@@ -265,6 +270,7 @@ def investor_detail(
         group_id=investor_id,
         lines=[line for r in registers for line in position_lines(r, on)],
         totals=totals(registers, on),
+        record=record,
     )
 
 

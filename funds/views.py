@@ -28,6 +28,7 @@ class FundDetailView(ScopedMixin, TemplateView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["page"] = selectors.fund_detail(fund_id=kwargs["fund_id"], scope=self.scope)
+        context["edits_records"] = self.scope.can_edit(kwargs["fund_id"])  # the record header's edit link
         return context
 
 
@@ -38,4 +39,5 @@ class InvestorDetailView(ScopedMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         context["page"] = selectors.investor_detail(investor_id=kwargs["investor_id"], scope=self.scope)
         context["fund_pages"] = self.scope.sees_fund_totals  # an LP user has no fund pages
+        context["edits_records"] = any(self.scope.can_edit(line.fund_id) for line in context["page"].lines)
         return context

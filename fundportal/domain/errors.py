@@ -235,3 +235,14 @@ class AllocationRefused(DomainError, ValueError):
         named = (("position", position_id), ("expected", expected), ("given", given))
         detail = ", ".join(f"{k}={v}" for k, v in named if v)
         super().__init__(f"allocation refused ({reason}{'; ' + detail if detail else ''})")
+
+
+class InvalidRecord(InvalidId):
+    """A fund or investor record the rules refuse: `field` ("name", "legal_name", "vintage",
+    "currency", "gp", "investor_type") is `problem` ("missing", "too_long", "out_of_range",
+    "unknown")."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(field, problem)
+        self.field = field
+        self.problem = problem
