@@ -22,7 +22,7 @@ from django.urls import reverse
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import BadCursor, InvalidId, NotFound
 from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind, normalise_search, parse_month, validate_id
-from fundportal.domain.records import normalise_name
+from fundportal.domain.records import is_name_query, normalise_name
 from fundportal.store import cursor as cursors
 from fundportal.store.repositories import DocumentRepository, PositionRepository
 from fundportal.store.repositories.document_list import DocumentListRepository, Listed, SearchHit
@@ -346,10 +346,9 @@ def search_text(query: str, what: str = "search") -> tuple[str, bool]:
     try:
         return normalise_search(validate_id(query, what)), True
     except InvalidId:
-        name = normalise_name(query)
-        if not name:
+        if not is_name_query(query):
             raise
-        return name, False
+        return normalise_name(query), False
 
 
 def in_scope(hit: SearchHit, scope: AccessScope) -> bool:

@@ -130,6 +130,14 @@ def record_changes(old: FundRecord | InvestorRecord | None, new: FundRecord | In
 
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# What a name query may hold: words, spaces and the punctuation names use ('#' and the like are
+# not: a query with them is a mistyped id, and is refused as one).
+_NAME_QUERY = re.compile(r"[\w\s'.,&()/+-]+")
+
+
+def is_name_query(text: str) -> bool:
+    """Whether `text` can be searched as a name (words in it, nothing but name punctuation)."""
+    return bool(_NAME_QUERY.fullmatch(text)) and bool(normalise_name(text))
 
 
 def normalise_name(name: str) -> str:

@@ -13,6 +13,7 @@ from fundportal.domain.records import (
     FundRecord,
     InvestorRecord,
     RecordAudit,
+    is_name_query,
     name_search_terms,
     normalise_name,
     record_changes,
@@ -106,3 +107,11 @@ def test_a_record_audit_is_kept_beside_the_record():
     at = datetime(2025, 10, 1, 12, 0, tzinfo=UTC)
     item = to_item(RecordAudit("fund", "FUND_A", at, "editor", {"name": [None, "Alpha"]}, "tok"))
     assert item["PK"] == "AUDIT#FUND#FUND_A" and item["SK"].endswith("#tok")
+
+
+@pytest.mark.parametrize(
+    ("query", "searched"),
+    [("Alpha Growth", True), ("Teachers' Pension", True), ("bad#id", False), ("&&&", False), ("   ", False)],
+)
+def test_a_name_query_holds_words_and_name_punctuation_only(query, searched):
+    assert is_name_query(query) is searched
