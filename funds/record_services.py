@@ -13,12 +13,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from fundportal.domain.access import OPERATOR, AccessScope
-from fundportal.domain.errors import Conflict, NotFound, NotPermitted
+from fundportal.domain.errors import Conflict, NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import utcnow
 from fundportal.domain.records import FundRecord, InvestorRecord, RecordAudit, record_changes
 from fundportal.store.repositories.records import RecordRepository, name_items
 from fundportal.store.uow import NEW, UnitOfWork
+from funds.record_selectors import require_investor_edit
 
 Record = FundRecord | InvestorRecord
 
@@ -59,19 +60,9 @@ def investor_record_set(
     investor_id = validate_id(record.investor_id, "investor id")
     uow = uow or UnitOfWork()
     uow.request(token, "investor record", record, expected_revision)
-    require_investor_edit(investor_id, scope, uow)
+    require_investor_edit(investor_id, scope, uow.registers)
     stored = RecordRepository(uow.gateway).investor(investor_id, consistent=True)
     return _set(uow, "investor", investor_id, stored, record.check(), expected_revision, user)  # type: ignore[return-value]
-
-
-def require_investor_edit(investor_id: str, scope: AccessScope, uow: UnitOfWork | None = None) -> None:
-    """The investor-record rule: the scope may edit at least one fund the investor is in."""
-    registers = (uow or UnitOfWork()).registers.investor_positions(investor_id)
-    funds = {r.fund_id for r in registers if scope.covers_position(r.fund_id, r.investor_id)}
-    if not funds or scope.is_investor:
-        raise NotFound("Investor", investor_id)
-    if not any(scope.can_edit(fund_id) for fund_id in funds):
-        raise NotPermitted("edit", sorted(funds)[0])
 
 
 def _set(
