@@ -38,12 +38,13 @@ def fund_record_set(
     Conflict when the stored record is not at `expected_revision`."""
     fund_id = validate_id(record.fund_id, "fund id")
     scope.require_edit(fund_id, "Fund", fund_id)
+    wanted = record.check()  # bad values are refused before any request
     uow = uow or UnitOfWork()
     uow.request(token, "fund record", record, expected_revision)
     if not uow.registers.fund_position_ids(fund_id):
         raise NotFound("Fund", fund_id)
     stored = RecordRepository(uow.gateway).fund(fund_id, consistent=True)
-    return _set(uow, "fund", fund_id, stored, record.check(), expected_revision, user)  # type: ignore[return-value]
+    return _set(uow, "fund", fund_id, stored, wanted, expected_revision, user)  # type: ignore[return-value]
 
 
 def investor_record_set(
@@ -58,24 +59,20 @@ def investor_record_set(
     """Create or change an investor's record: allowed to an editor of any fund the investor is in
     (NotFound when the scope covers none of them, NotPermitted when it may only read them)."""
     investor_id = validate_id(record.investor_id, "investor id")
+    wanted = record.check()
     uow = uow or UnitOfWork()
     uow.request(token, "investor record", record, expected_revision)
     require_investor_edit(investor_id, scope, uow.registers)
     stored = RecordRepository(uow.gateway).investor(investor_id, consistent=True)
-    return _set(uow, "investor", investor_id, stored, record.check(), expected_revision, user)  # type: ignore[return-value]
+    return _set(uow, "investor", investor_id, stored, wanted, expected_revision, user)  # type: ignore[return-value]
 
 
 def _set(
     uow: UnitOfWork, subject: str, subject_id: str, stored: Record | None, wanted: Record, expected: int, user: str
 ) -> Record:
     current = stored.revision if stored is not None else 0
-    if (
-        stored is not None
-        and current == expected + 1
-        and stored.updated_by == user
-        and not record_changes(stored, wanted)
-    ):
-        return stored  # this very change already landed (a double click, a lost reply)
+    if stored is not None and _landed(stored, wanted, expected, user):
+        return stored
     if current != expected:
         what = "Fund record" if subject == "fund" else "Investor record"
         updated_by = stored.updated_by if stored is not None else None

@@ -104,3 +104,10 @@ def test_verify_positions_stays_clean_with_records(sample):
     alpha()
     investor_record_set(InvestorRecord("INVESTOR_1", "Teachers"), expected_revision=0, user="e")
     assert verify_positions().differences == []
+
+
+def test_the_same_change_sent_twice_is_written_once(sample):
+    alpha()
+    again = alpha()  # a double click: the same values on the same revision, by the same user
+    assert again.revision == 1
+    assert len(TableGateway().query("PK = :pk", {":pk": "AUDIT#FUND#FUND_A"})) == 1
