@@ -110,4 +110,4 @@ def test_the_same_change_sent_twice_is_written_once(sample):
     alpha()
     again = alpha()  # a double click: the same values on the same revision, by the same user
     assert again.revision == 1
-    assert len(TableGateway().query("PK = :pk", {":pk": "AUDIT#FUND#FUND_A"})) == 1
+    assert len(list(TableGateway().query("PK = :pk", {":pk": "AUDIT#FUND#FUND_A"}))) == 1
