@@ -22,6 +22,7 @@ from django.urls import reverse
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import BadCursor, InvalidId, NotFound
 from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind, normalise_search, parse_month, validate_id
+from fundportal.domain.records import is_name_query, normalise_name
 from fundportal.store import cursor as cursors
 from fundportal.store.repositories import DocumentRepository, PositionRepository
 from fundportal.store.repositories.document_list import DocumentListRepository, Listed, SearchHit
@@ -318,22 +319,36 @@ def search(
     case: one Query on the search items (`SEARCH#<first 3 letters>`). A table whose search items
     were never written (loaded before search existed, not yet backfilled) still finds an exact id in
     its own case: GetItem of the document, then a 1-item Query of the position index.
-    Hits outside `scope` are dropped, from what the search items name (no further read)."""
-    validate_id(query, "search")
-    normal = normalise_search(query)
+    Hits outside `scope` are dropped, from what the search items name (no further read).
+    Fund and investor names are found by the same Query (their search items share the
+    partitions): a query that is no id (spaces, ...) searches names only."""
+    normal, by_id = search_text(query)
     repository = repository or DocumentListRepository()
     hits, truncated = repository.search(normal, SEARCH_LIMIT)
-    if not hits:
+    if not hits and by_id:
         hits = _exact_fallback(query, documents or DocumentRepository(repository.gateway), positions)
     by_kind: dict[SearchKind, list[Found]] = {}
+    seen: set[tuple[SearchKind, str]] = set()
     for hit in hits:
-        if not in_scope(hit, scope):
-            continue
+        if not in_scope(hit, scope) or (hit.kind, hit.target_id) in seen:
+            continue  # a fund found by its id and its name is listed once
+        seen.add((hit.kind, hit.target_id))
         exact = normalise_search(hit.target_id) == normal
         found = Found(hit.kind, hit.target_id, url_of(hit.kind, hit.target_id), exact)
         by_kind.setdefault(hit.kind, []).append(found)
     groups = [(KIND_HEADINGS[kind], by_kind[kind]) for kind in KIND_ORDER if kind in by_kind]
     return SearchResults(query=query, groups=groups, truncated=truncated)
+
+
+def search_text(query: str, what: str = "search") -> tuple[str, bool]:
+    """(what the search items are searched for, whether `query` is an id): an id in lower case,
+    else the query as a name (`normalise_name`); InvalidId when it is neither."""
+    try:
+        return normalise_search(validate_id(query, what)), True
+    except InvalidId:
+        if not is_name_query(query):
+            raise
+        return normalise_name(query), False
 
 
 def in_scope(hit: SearchHit, scope: AccessScope) -> bool:

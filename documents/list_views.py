@@ -111,7 +111,7 @@ class SearchView(ScopedMixin, View):
         if not query:
             return render(request, self.template_name, context)
         try:
-            validate_id(query, "document, position, fund or investor id")
+            list_selectors.search_text(query, "document, position, fund or investor id")
         except InvalidId as error:
             context["error"] = describe(error)
             return render(request, self.template_name, context)

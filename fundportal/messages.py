@@ -27,6 +27,7 @@ from fundportal.domain.errors import (
     ImportUnfinished,
     InvalidCommitmentChange,
     InvalidId,
+    InvalidRecord,
     InvalidTimeParameter,
     ItemTooLarge,
     LeftoverEntries,
@@ -369,3 +370,25 @@ def explain_flag(flag: Flag) -> str:
     if flag.kind is FlagKind.CURRENCY_MISMATCH:
         return f"{where}: amounts in {actual}, but its {flag.holder}'s currency is {expected}."
     return f"{where}: {flag.kind.value}"
+
+
+_RECORD_FIELDS = {
+    "name": "name",
+    "legal_name": "legal name",
+    "vintage": "vintage",
+    "currency": "currency",
+    "gp": "general partner",
+    "investor_type": "investor type",
+}
+_RECORD_PROBLEMS = {
+    "missing": "is required",
+    "too_long": "is too long",
+    "out_of_range": "must be a year between 1900 and 2100",
+    "unknown": "is not one of the choices",
+}
+
+
+@describe.register
+def _(error: InvalidRecord) -> str:
+    field = _RECORD_FIELDS.get(error.field, error.field)
+    return f"The {field} {_RECORD_PROBLEMS.get(error.problem, error.problem)}."

@@ -19,6 +19,7 @@ from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
+from fundportal.domain.records import InvestorRecord
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.paging import PAGE_ROWS, Pager, place_of, slice_page
 from funds.reconciliation import GroupReconciliation, group_reconciliation
@@ -46,14 +47,22 @@ def investor_registers(
 ) -> list[PositionRegister]:
     """Every register of the investor within `scope`, in position order (fund, position): one
     Query of the investor index. NotFound if none (an LP user: their own investors only)."""
+    return investor_registers_and_record(investor_id=investor_id, scope=scope, repository=repository)[0]
+
+
+def investor_registers_and_record(
+    *, investor_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+) -> tuple[list[PositionRegister], InvestorRecord | None]:
+    """`investor_registers` and the investor's record (None: none yet), from the same Query (the
+    record sorts first in the investor's partition of the index)."""
     validate_id(investor_id, "investor id")
     scope.require_investor(investor_id)
-    found = (repository or RegisterRepository()).investor_positions(investor_id)
+    found, record = (repository or RegisterRepository()).investor_positions_and_record(investor_id)
     covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
     registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
-    return registers
+    return registers, record
 
 
 def investor_view(
@@ -65,11 +74,11 @@ def investor_view(
     repository: RegisterRepository | None = None,
     page_size: int = PAGE_ROWS,
 ) -> InvestorView:
-    """One page of the investor page: the investor's registers (one Query), totals over all of
-    them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor."""
+    """One page of the investor page: the investor's registers and record (one Query), totals over
+    all of them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor."""
     binding: tuple[Any, ...] = ("investor-page", investor_id)
     place = place_of(cursor, binding)
-    registers = investor_registers(investor_id=investor_id, scope=scope, repository=repository)
+    registers, record = investor_registers_and_record(investor_id=investor_id, scope=scope, repository=repository)
     shown, pager = slice_page(registers, place, binding, page_size)
     # Every figure as of one date (`fundportal.domain.valuation`); the investor index holds whole
     # registers (every NAV, the commitment history), so `as_of` costs no further read.
@@ -78,5 +87,6 @@ def investor_view(
         group_id=investor_id,
         lines=[line for r in shown for line in position_lines(r, on)],
         totals=totals(registers, on),
+        record=record,
     )
     return InvestorView(page=page, pager=pager, positions=len(registers), registers=registers, on=on)

@@ -27,6 +27,7 @@ from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
+from fundportal.domain.records import FundRecord, InvestorRecord
 from fundportal.domain.returns import as_percent
 from fundportal.domain.summary import SummaryTotals, totals_as_of
 from fundportal.domain.valuation import irr_as_of
@@ -243,6 +244,8 @@ class GroupPage:
     previous_cursor: str | None = None
     page_number: int = 1
     positions: int = 0  # every position of the group (a fund page shows a page of them)
+    # The fund's or investor's record (name, vintage, GP / type), read with no request more; None: none yet.
+    record: FundRecord | InvestorRecord | None = None
 
     @property
     def reconciliation(self) -> GroupReconciliation:
@@ -259,14 +262,14 @@ def fund_detail(
     repository: RegisterRepository | None = None,
     summaries: SummaryRepository | None = None,
 ) -> GroupPage:
-    """The fund's headline totals per currency from its summary (one BatchGetItem of its shards)
-    and one page of its positions with their figures (one Query, 100 a page, signed cursors).
+    """The fund's headline totals per currency from its summary and its record (one BatchGetItem
+    of its shards and record) and one page of its positions with their figures (one Query, 100 a page, signed cursors).
     NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any
     read, and for a fund with neither a summary nor a position."""
     validate_id(fund_id, "fund id")
     scope.require_fund(fund_id, "Fund", fund_id)
     repository = repository or RegisterRepository()
-    summary = (summaries or SummaryRepository(getattr(repository, "gateway", None))).fund(fund_id)
+    summary, record = (summaries or SummaryRepository(getattr(repository, "gateway", None))).fund_with_record(fund_id)
     page = repository.fund_page(fund_id, cursor)
     if not page.registers and not summary and cursor is None:
         raise NotFound("Fund", fund_id)
@@ -280,6 +283,7 @@ def fund_detail(
         previous_cursor=page.previous_cursor,
         page_number=page.number,
         positions=max((t.positions for t in totals_lines), default=0),
+        record=record,
     )
 
 
@@ -313,6 +317,7 @@ class FundSummary:
     fund_id: str
     url: str
     totals: list[TotalLine]
+    name: str = ""  # the fund record's name ("": no record yet)
 
 
 def fund_list(
@@ -321,19 +326,22 @@ def fund_list(
     repository: RegisterRepository | None = None,
     summaries: SummaryRepository | None = None,
 ) -> list[FundSummary]:
-    """The funds catalog (one Query) and each covered fund's totals from its summary shards (one
-    BatchGetItem per 100 shards); an LP user, who sees no fund's totals, reads nothing."""
+    """The funds catalog (one Query) and each covered fund's totals from its summary shards and
+    its name from its record (one BatchGetItem per 100 keys: a fund's shards and its record); an
+    LP user, who sees no fund's totals, reads nothing."""
     if scope.is_investor or not (scope.all_funds or scope.funds):
         return []
     repository = repository or RegisterRepository()
     covered = [fund_id for fund_id in repository.funds() if scope.covers_fund(fund_id)]
-    found = (summaries or SummaryRepository(getattr(repository, "gateway", None))).funds(covered) if covered else {}
+    summaries = summaries or SummaryRepository(getattr(repository, "gateway", None))
+    found, records = summaries.funds_with_records(covered) if covered else ({}, {})
     on = date.today()
     return [
         FundSummary(
             fund_id=fund_id,
             url=reverse("funds:detail", args=(fund_id,)),
             totals=[summary_totals(t) for t in totals_as_of(found.get(fund_id, {}), on)],
+            name=records[fund_id].name if fund_id in records else "",
         )
         for fund_id in covered
     ]

@@ -38,6 +38,7 @@ class FundDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             fund_id=kwargs["fund_id"], as_of=self.time_travel.as_of, cursor=cursor, scope=self.scope
         )
         context["page"] = as_of_page(page, self.time_travel)
+        context["edits_records"] = self.scope.can_edit(kwargs["fund_id"])  # the record header's edit link
         return context
 
 
@@ -62,4 +63,5 @@ class InvestorDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             reconciliation=view.reconciliation,
         )
         context["fund_pages"] = self.scope.sees_fund_totals  # an LP user has no fund pages
+        context["edits_records"] = any(self.scope.can_edit(r.fund_id) for r in view.registers)
         return context

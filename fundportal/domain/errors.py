@@ -270,3 +270,14 @@ class RestatementRefused(DomainError):
         self.document_id = document_id
         self.what = what
         super().__init__(f"restatement of {document_id!r} refused ({reason}{'; ' + what if what else ''})")
+
+
+class InvalidRecord(InvalidId):
+    """A fund or investor record the rules refuse: `field` ("name", "legal_name", "vintage",
+    "currency", "gp", "investor_type") is `problem` ("missing", "too_long", "out_of_range",
+    "unknown")."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(field, problem)
+        self.field = field
+        self.problem = problem

@@ -13,10 +13,11 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.records import FundRecord, InvestorRecord
 
 from .gateway import EXISTS, NOT_EXISTS, Condition
 from .mapping import entities as mapping
-from .mapping.entities import REGISTER_TYPE, entity_from_item
+from .mapping.entities import REGISTER_TYPE, entity_from_item, is_record_item, record_of_item
 
 Key = tuple[str, str]
 # Attributes a position entry must still have, as read, for a change or removal to apply.
@@ -95,6 +96,8 @@ def item_of(entity: Any) -> dict[str, Any]:
 def entity_of(item: dict[str, Any]) -> Any:
     if item.get("EntityType") == REGISTER_TYPE:
         return mapping.from_item(PositionRegister, item)
+    if is_record_item(item):
+        return record_of_item(item)
     try:
         return entity_from_item(item)
     except KeyError:
@@ -166,6 +169,10 @@ def describe(entity: Any, key: Key) -> tuple[str, str]:
         return entity.kind.entity_type, f"{entity.position_id} in {entity.document_id}"
     if isinstance(entity, PositionRegister):
         return "Position", entity.position_id
+    if isinstance(entity, FundRecord):
+        return "Fund record", entity.fund_id
+    if isinstance(entity, InvestorRecord):
+        return "Investor record", entity.investor_id
     if hasattr(entity, "document_id"):
         return type(entity).__name__, entity.document_id
     return "Item", f"{key[0]} {key[1]}"

@@ -77,6 +77,8 @@ POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx
 POSITION_WRITES = {"positions:commitment", "positions:remove", "positions:merge"}
 FUND_READS = {"funds:detail", "funds:export_xlsx", "funds:export_csv"}
 INVESTOR_READS = {"investors:detail", "investors:export_csv", "investors:export_xlsx"}
+FUND_RECORD = "funds:record"  # editors of the fund
+INVESTOR_RECORD = "investors:record"  # editors of any fund the investor is in
 # The user's own API tokens (no fund data): the list for anyone signed in; revoking is a POST.
 ACCOUNT_PAGES = {"api_tokens:list"}
 ACCOUNT_POST_ONLY = {"api_tokens:revoke"}
@@ -93,6 +95,7 @@ PROJECT_PAGES = (
     | POSITION_WRITES
     | FUND_READS
     | INVESTOR_READS
+    | {FUND_RECORD, INVESTOR_RECORD}
     | ACCOUNT_PAGES
     | ACCOUNT_POST_ONLY
 )
@@ -154,7 +157,9 @@ def expected_status(name: str, user: str, fund: str) -> int:
         return 404 if may_edit else 403
     if name in APPROVAL_POST_ONLY:
         return 405
-    if name in DOCUMENT_WRITES | POSITION_WRITES:
+    if name == INVESTOR_RECORD:
+        return 403 if not may_edit else 200 if ids["investor_id"] in INVESTORS_IN[COVERS[user]] else 404
+    if name in DOCUMENT_WRITES | POSITION_WRITES | {FUND_RECORD}:
         return 403 if not may_edit else 200 if covers else 404
     if name in DOCUMENT_READS | POSITION_READS:
         return 200 if covers or own else 404

@@ -52,6 +52,20 @@ class SearchItem:
     investor_id: str = field(default="", compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class NameSearchItem:
+    """A search item of a fund's or an investor's name (`keys.name_search_keys`): one per term
+    the name is found by (`fundportal.domain.records.name_search_terms`), in the id search's
+    partitions, read back as a `SearchItem` of the id it names. A fund's names its fund, an
+    investor's its investor, so search filters hits by scope as it does for ids."""
+
+    kind: SearchKind
+    target_id: str
+    term: str
+    fund_id: str = field(default="", compare=False)
+    investor_id: str = field(default="", compare=False)
+
+
 def search_items_of(entity: Any) -> list[SearchItem]:
     """The search items a fund entity needs: a current document names itself and its fund; a
     position entry its position, fund and investor. Anything else needs none."""
@@ -87,7 +101,12 @@ def register_companions(register: PositionRegister) -> list[Any]:
     return _position_items(register.position_id, register.fund_id, register.investor_id, with_fund=False)
 
 
-NAMES = {MonthCatalogEntry: "month catalog", FundCatalogEntry: "fund catalog", SearchItem: "search"}
+NAMES = {
+    MonthCatalogEntry: "month catalog",
+    FundCatalogEntry: "fund catalog",
+    SearchItem: "search",
+    NameSearchItem: "name search",
+}
 
 
 def companion_name(companion: Any) -> str:

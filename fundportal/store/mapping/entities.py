@@ -23,6 +23,7 @@ from fundportal.domain.model import (
     PositionRegister,
     Versioned,
 )
+from fundportal.domain.records import FundRecord, InvestorRecord, RecordAudit
 
 from ..schema import (
     DOCUMENT_INDEX,
@@ -57,6 +58,7 @@ from .codecs import (
 from .companions import (
     FundCatalogEntry,
     MonthCatalogEntry,
+    NameSearchItem,
     SearchItem,
     document_companions,
     register_companions,
@@ -71,6 +73,10 @@ FUND_CATALOG_TYPE = "FundCatalog"
 MONTH_CATALOG_TYPE = "MonthCatalog"
 SEARCH_TYPE = "SearchKey"
 AUDIT_TYPE = "AuditEntry"
+FUND_RECORD_TYPE = "FundRecord"
+INVESTOR_RECORD_TYPE = "InvestorRecord"
+RECORD_AUDIT_TYPE = "RecordAudit"
+RECORD_TYPES = frozenset((FUND_RECORD_TYPE, INVESTOR_RECORD_TYPE))
 REGISTER_TYPES = frozenset((REGISTER_TYPE,))
 # Attributes of the register the position page reads from GSI_Position_Document (schema INCLUDE).
 REGISTER_PROJECTION = ("Commitment", "Rollup", "Revision")
@@ -387,11 +393,90 @@ SEARCH = EntityMap(
 )
 
 
+NAME_SEARCH = EntityMap(
+    NameSearchItem,
+    SEARCH_TYPE,
+    table=lambda s: keys.name_search_keys(s.kind, s.target_id, s.term),
+    attributes=(
+        Attribute("fund_id", "FundId", OPTIONAL_TEXT, ""),
+        Attribute("investor_id", "InvestorId", OPTIONAL_TEXT, ""),
+    ),
+)
+
+
+# --- fund and investor records (the fund's beside its summary shards, the investor's in its index) ---
+
+RECORD_STAMP = (
+    Attribute("revision", "Revision", INTEGER, 0),
+    Attribute("updated_at", "UpdatedAt", DATETIME),
+    Attribute("updated_by", "UpdatedBy", OPTIONAL_TEXT, ""),
+)
+
+FUND_RECORD = EntityMap(
+    FundRecord,
+    FUND_RECORD_TYPE,
+    table=lambda r: keys.fund_record_keys(r.fund_id),
+    attributes=(
+        Attribute("fund_id", "FundId"),
+        Attribute("name", "Name", TEXT, ""),
+        Attribute("legal_name", "LegalName", OPTIONAL_TEXT, ""),
+        Attribute("vintage", "Vintage", INTEGER),
+        Attribute("currency", "Currency", TEXT, "USD"),
+        Attribute("gp", "GP", OPTIONAL_TEXT, ""),
+        *RECORD_STAMP,
+    ),
+)
+
+INVESTOR_RECORD = EntityMap(
+    InvestorRecord,
+    INVESTOR_RECORD_TYPE,
+    table=lambda r: keys.investor_record_keys(r.investor_id),
+    attributes=(
+        Attribute("investor_id", "InvestorId"),
+        Attribute("name", "Name", TEXT, ""),
+        Attribute("investor_type", "InvestorType", TEXT, "other"),
+        *RECORD_STAMP,
+    ),
+    indexes={INVESTOR_INDEX: lambda r: keys.investor_record_index_keys(r.investor_id)},
+)
+
+RECORD_AUDIT = EntityMap(
+    RecordAudit,
+    RECORD_AUDIT_TYPE,
+    table=lambda a: (
+        keys.record_audit_pk(a.subject, a.subject_id),
+        keys.audit_sk(a.at.isoformat(timespec="microseconds"), a.token),
+    ),
+    attributes=(
+        Attribute("subject", "Subject"),
+        Attribute("subject_id", "SubjectId"),
+        Attribute("at", "At", DATETIME),
+        Attribute("user", "User", TEXT, ""),
+        Attribute("changes", "Changes", AUDIT_CHANGES),
+        Attribute("token", "Token", TEXT, ""),
+    ),
+)
+
+
+def is_record_item(item: dict[str, Any]) -> bool:
+    """A fund's or an investor's record (read first by the fund and investor pages' Query)."""
+    return item.get("EntityType") in RECORD_TYPES
+
+
+def record_of_item(item: dict[str, Any]) -> FundRecord | InvestorRecord:
+    record_map = FUND_RECORD if item["EntityType"] == FUND_RECORD_TYPE else INVESTOR_RECORD
+    record: FundRecord | InvestorRecord = record_map.from_item(item)
+    return record
+
+
 # --- items in and out -------------------------------------------------------------------------------------
 
 MAPS: dict[type, EntityMap] = {
     m.cls: m
-    for m in (DOCUMENT, CAPITAL_ACTIVITY, *ENTRY_MAPS.values(), AUDIT, REGISTER, MONTH_CATALOG, FUND_CATALOG, SEARCH)
+    for m in (
+        *(DOCUMENT, CAPITAL_ACTIVITY, *ENTRY_MAPS.values(), AUDIT, REGISTER, MONTH_CATALOG, FUND_CATALOG, SEARCH),
+        *(NAME_SEARCH, FUND_RECORD, INVESTOR_RECORD, RECORD_AUDIT),
+    )
 }
 _ENTRY_BY_TYPE: dict[str, EntityMap] = {m.entity_type: m for m in ENTRY_MAPS.values()}
 # The entities of a document's partition: the document, its capital activity, its entries.

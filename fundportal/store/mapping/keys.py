@@ -468,3 +468,55 @@ def parse_summary_attribute(name: str) -> tuple[str, str, date | None] | None:
     if len(parts) == 3:
         return parts[0], parts[1], date.fromisoformat(parts[2])
     return None
+
+
+# --- fund and investor records -----------------------------------------------------
+#   Fund record      PK=FUND#FUND_A  SK=RECORD  (no index copy: the fund page reads it in the
+#                    BatchGetItem of its summary shards, `fund_record_keys`)
+#   Investor record  PK=INVESTOR#INVESTOR_1  SK=RECORD
+#                    GSI4_PK=INVESTOR#INVESTOR_1 / GSI4_SK=!RECORD (first in the investor page's Query)
+#   Record audit     PK=AUDIT#FUND#FUND_A (AUDIT#INVESTOR#...)  SK=<at>#<token>
+#   Name search      PK=SEARCH#<first 3 characters of the term>  SK=<term>#fund#FUND_A: a term is
+#                    the normalised name, or the name from a later word on (words only, so no '#')
+# No seed item has a FUND# or INVESTOR# partition key; '!' (0x21) sorts the investor record before
+# every register's index sort key (POSITION#...), so the investor page's Query reads it first and
+# no request more.
+
+RECORD = "RECORD"
+RECORD_INDEX_SK = "!" + RECORD
+
+
+def fund_record_keys(fund_id: str) -> tuple[str, str]:
+    return _join(FUND_PREFIX, validate_id(fund_id, "fund id")), RECORD
+
+
+def investor_record_keys(investor_id: str) -> tuple[str, str]:
+    return _join(INVESTOR_PREFIX, validate_id(investor_id, "investor id")), RECORD
+
+
+def investor_record_index_keys(investor_id: str) -> tuple[str, str]:
+    """(GSI4_PK, GSI4_SK) of an investor record: in the investor page's partition."""
+    return investor_index_pk(investor_id), RECORD_INDEX_SK
+
+
+def parse_record_pk(pk: str) -> tuple[str, str]:
+    """("fund" or "investor", id) of a record's partition key."""
+    prefix, _, target_id = pk.partition(SEP)
+    if prefix not in (FUND_PREFIX, INVESTOR_PREFIX) or not target_id:
+        raise ValueError(f"not a record key: {pk!r}")
+    return prefix.lower(), target_id
+
+
+def record_audit_pk(subject: str, subject_id: str) -> str:
+    """AUDIT#FUND#FUND_A: a record's audit trail, beside the record."""
+    prefix = {"fund": FUND_PREFIX, "investor": INVESTOR_PREFIX}[subject]
+    return _join(AUDIT_PREFIX, prefix, validate_id(subject_id, f"{subject} id"))
+
+
+def name_search_keys(kind: SearchKind, target_id: str, term: str) -> tuple[str, str]:
+    """(PK, SK) of a name's search item: in the id search's partitions, so one Query finds ids
+    and names alike. `term` is normalised (`fundportal.domain.records.normalise_name`)."""
+    validate_id(target_id, f"{kind.value} id")
+    if not term or SEP in term:
+        raise ValueError(f"not a search term: {term!r}")
+    return search_shard(term), _join(term, kind.value, target_id)

@@ -9,12 +9,20 @@ from typing import Any
 
 from fundportal.domain.kinds import SearchKind
 from fundportal.domain.model import PositionRegister
+from fundportal.domain.records import FundRecord, InvestorRecord
 
 from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
 from ..mapping.companions import register_companions
-from ..mapping.entities import REGISTER_TYPE, FundCatalogEntry, from_item, to_item
+from ..mapping.entities import (
+    REGISTER_TYPE,
+    FundCatalogEntry,
+    from_item,
+    is_record_item,
+    record_of_item,
+    to_item,
+)
 from ..schema import ENTITY_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
 
 _ENTITY = TABLE.index(ENTITY_INDEX)
@@ -51,9 +59,15 @@ class RegisterRepository:
 
     # Pattern 14: an investor's positions — one Query on GSI_Investor_Position (GSI4_PK = INVESTOR#<id>)
     def investor_positions(self, investor_id: str) -> list[PositionRegister]:
+        return self.investor_positions_and_record(investor_id)[0]
+
+    def investor_positions_and_record(self, investor_id: str) -> tuple[list[PositionRegister], InvestorRecord | None]:
+        """The LP's registers and its record (None: no record yet), from the same Query: the
+        record sorts first in the partition (`keys.investor_record_index_keys`)."""
         pk = keys.investor_index_pk(investor_id)
         items = self.gateway.query(f"{_INVESTOR.pk} = :pk", {":pk": pk}, index=INVESTOR_INDEX)
-        return [from_item(PositionRegister, item) for item in items]
+        registers, record = _split(items)
+        return registers, record if isinstance(record, InvestorRecord) else None
 
     # As-of pages: the registers of a page's positions as the table holds them (the index copies
     # may be slim): BatchGetItem, 100 keys a request; one gone since is left out.
@@ -146,3 +160,14 @@ def slim_register(item: dict[str, Any]) -> PositionRegister:
     only the flows after its NAV date, enough to value it as of today but not for an IRR (the
     position page has it)."""
     return from_item(PositionRegister, {**item, "Rollup": item.get("Lines") or {}})
+
+
+def _split(items: Any) -> tuple[list[PositionRegister], FundRecord | InvestorRecord | None]:
+    """Registers and the record among an investor's index items."""
+    registers, record = [], None
+    for item in items:
+        if is_record_item(item):
+            record = record_of_item(item)
+        else:
+            registers.append(from_item(PositionRegister, item))
+    return registers, record

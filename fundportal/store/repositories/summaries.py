@@ -7,6 +7,7 @@
   registers cost at most `shard_count()` more actions, never one per position).
 - Reads: `SummaryRepository.funds` gets every shard of the funds asked for by BatchGetItem, 100
   keys a request, and adds the shards up: a fund's totals never read its registers.
+  `funds_with_records` adds each fund's record (name, vintage, GP) to the same requests.
 - Bulk loads (sample, synthetic data, bench) write the shards whole (`shard_items`).
 - The shard count is the setting `FUND_SUMMARY_SHARDS` (default 10). Changing it moves
   positions to other shards: run `verify_positions --repair` after (it rebuilds the shards).
@@ -22,9 +23,11 @@ from typing import Any
 
 from fundportal.domain import summary as rule
 from fundportal.domain.model import PositionRegister
+from fundportal.domain.records import FundRecord
 
 from ..gateway import Condition, TableGateway
 from ..mapping import keys
+from ..mapping.entities import from_item
 
 SUMMARY_TYPE = "FundSummaryShard"
 WRITES = "Writes"  # how many transactions changed the shard (a repair is conditioned on it)
@@ -150,10 +153,13 @@ class SummaryRepository:
     def shard_keys(self, fund_ids: Iterable[str]) -> list[Key]:
         return [keys.summary_keys(fund, shard) for fund in fund_ids for shard in range(self.shards)]
 
-    def items(self, fund_ids: Iterable[str], *, consistent: bool = False) -> dict[Key, dict[str, Any]]:
-        """Every shard item of `fund_ids` that exists: one BatchGetItem per 100 keys, up to
-        `PARALLEL_GETS` at once (`/funds/` with 200 funds: 20 requests, not 20 round trips in a row)."""
-        wanted = self.shard_keys(fund_ids)
+    def items(
+        self, fund_ids: Iterable[str], *, consistent: bool = False, also: Iterable[Key] = ()
+    ) -> dict[Key, dict[str, Any]]:
+        """Every shard item of `fund_ids` that exists (and of the keys `also`, read in the same
+        requests): one BatchGetItem per 100 keys, up to `PARALLEL_GETS` at once (`/funds/` with
+        200 funds: 20 requests, not 20 round trips in a row)."""
+        wanted = [*self.shard_keys(fund_ids), *also]
         chunks = [wanted[start : start + BATCH_GET_KEYS] for start in range(0, len(wanted), BATCH_GET_KEYS)]
 
         def get(chunk: list[Key]) -> dict[Key, dict[str, Any]]:
@@ -173,14 +179,34 @@ class SummaryRepository:
 
     def funds(self, fund_ids: Iterable[str]) -> dict[str, rule.Vector]:
         """Each fund's summary (its shards added up); a fund with no shard is left out."""
-        by_fund: dict[str, list[rule.Vector]] = {}
-        for (pk, _), item in self.items(list(fund_ids)).items():
-            fund_id, _shard = keys.parse_summary_pk(pk)
-            by_fund.setdefault(fund_id, []).append(vector_of(item))
-        return {fund: rule.add(*vectors) for fund, vectors in by_fund.items()}
+        return _added_up(self.items(list(fund_ids)))
 
     def fund(self, fund_id: str) -> rule.Vector | None:
         return self.funds([fund_id]).get(fund_id)
+
+    def funds_with_records(self, fund_ids: Iterable[str]) -> tuple[dict[str, rule.Vector], dict[str, FundRecord]]:
+        """Each fund's summary and its record (`keys.fund_record_keys`), from the same
+        BatchGetItem requests as the summaries alone (one more key a fund); a fund with no shard
+        or no record is left out of that mapping."""
+        wanted = list(fund_ids)
+        record_keys = {keys.fund_record_keys(fund_id): fund_id for fund_id in wanted}
+        found = self.items(wanted, also=record_keys)
+        records = {record_keys[key]: from_item(FundRecord, found.pop(key)) for key in record_keys if key in found}
+        return _added_up(found), records
+
+    def fund_with_record(self, fund_id: str) -> tuple[rule.Vector | None, FundRecord | None]:
+        """The fund page's read: its summary and its record, one BatchGetItem."""
+        summaries, records = self.funds_with_records([fund_id])
+        return summaries.get(fund_id), records.get(fund_id)
+
+
+def _added_up(shards: Mapping[Key, Mapping[str, Any]]) -> dict[str, rule.Vector]:
+    """Each fund's summary from its shard items."""
+    by_fund: dict[str, list[rule.Vector]] = {}
+    for (pk, _), item in shards.items():
+        fund_id, _shard = keys.parse_summary_pk(pk)
+        by_fund.setdefault(fund_id, []).append(vector_of(item))
+    return {fund: rule.add(*vectors) for fund, vectors in by_fund.items()}
 
 
 def repair(

@@ -1,0 +1,37 @@
+"""Fund and investor records: read one (GetItem), and the name search items a record's name
+brings along. The fund and investor pages read the records in their own Query
+(`RegisterRepository.fund_page`, `investor_page`): the record sorts first in each partition."""
+
+from __future__ import annotations
+
+from fundportal.domain.kinds import SearchKind
+from fundportal.domain.records import FundRecord, InvestorRecord, name_search_terms
+
+from ..gateway import TableGateway
+from ..mapping import keys
+from ..mapping.companions import NameSearchItem
+from ..mapping.entities import from_item
+
+
+class RecordRepository:
+    def __init__(self, gateway: TableGateway | None = None) -> None:
+        self.gateway = gateway or TableGateway()
+
+    def fund(self, fund_id: str, *, consistent: bool = False) -> FundRecord | None:
+        item = self.gateway.get(keys.fund_record_keys(fund_id), consistent=consistent)
+        return from_item(FundRecord, item) if item else None
+
+    def investor(self, investor_id: str, *, consistent: bool = False) -> InvestorRecord | None:
+        item = self.gateway.get(keys.investor_record_keys(investor_id), consistent=consistent)
+        return from_item(InvestorRecord, item) if item else None
+
+
+def name_items(record: FundRecord | InvestorRecord | None) -> list[NameSearchItem]:
+    """The search items of a record's name (none for no record): one per term it is found by."""
+    if record is None:
+        return []
+    if isinstance(record, FundRecord):
+        kind, target, fund_id, investor_id = SearchKind.FUND, record.fund_id, record.fund_id, ""
+    else:
+        kind, target, fund_id, investor_id = SearchKind.INVESTOR, record.investor_id, "", record.investor_id
+    return [NameSearchItem(kind, target, term, fund_id, investor_id) for term in name_search_terms(record.name)]
