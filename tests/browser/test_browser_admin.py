@@ -31,13 +31,14 @@ def test_staff_explores_the_dynamodb_section(local_sample, operator, live_server
     module.get_by_role("link", name="Table and indexes").click()
     playwright_sync.expect(page.get_by_test_id("table-status")).to_have_text("ACTIVE")
     index_rows = page.locator("tr.index-row")
-    playwright_sync.expect(index_rows).to_have_count(5)
+    playwright_sync.expect(index_rows).to_have_count(6)
     indexes = (
         "GSI_Entity_Document",
         "GSI_Position_Document",
         "GSI_Latest_Documents_By_Month",
         "GSI_Investor_Position",
         "GSI_Document_Position",
+        "GSI_Fund_Position",
     )
     for name in indexes:
         playwright_sync.expect(page.locator(f'tr[data-index="{name}"] td.status-active')).to_have_text("ACTIVE")

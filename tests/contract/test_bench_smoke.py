@@ -99,7 +99,7 @@ def test_report_marks_the_api_targets_beside_the_pages():
     }
     results = {"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "pages": pages_result}
     text = report.render(results)
-    assert "| API fund lines p50 ÷ the fund query p50 | ≤ 1.3x | 1.2x | met |" in text
+    assert "| API fund lines p50 ÷ the fund page's reads p50 | ≤ 1.3x | 1.2x | met |" in text
     assert "| API position history p50 ÷ the position query p50 | ≤ 1.3x | 1.5x | **missed** |" in text
 
 
