@@ -8,7 +8,7 @@ from fundportal.store.repositories.register import RegisterRepository
 
 def investor_ids(*, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None) -> list[str]:
     """The investors of the covered funds' positions: the funds catalog (one Query) and each
-    covered fund's registers (one Query a fund), as the funds list reads them. An LP user: their
+    covered fund's slim register copies (one Query a fund), as the funds list reads them. An LP user: their
     own investors, without a request."""
     if scope.is_investor:
         return sorted(scope.investors)
@@ -19,6 +19,6 @@ def investor_ids(*, scope: AccessScope = OPERATOR, repository: RegisterRepositor
         register.investor_id
         for fund_id in repository.funds()
         if scope.covers_fund(fund_id)
-        for register in repository.fund_positions(fund_id)
+        for register in repository.fund_slim_positions(fund_id)
     }
     return sorted(found)

@@ -96,7 +96,7 @@ def contenders() -> dict[str, Callable[[], Any]]:
         "position page": page(paths["position"]),
         "position query": lambda: positions.page(POSITION),
         "fund page": page(paths["fund"]),
-        "fund query": lambda: registers.fund_positions(FUND),
+        "fund query": lambda: registers.fund_page(FUND),
     }
 
 

@@ -2,8 +2,8 @@
 position register (one item per position) through `fundportal.domain.figures` / `returns`.
 
 - fund page: the fund's summary shards (one BatchGetItem: the headline totals, pooled IRR) and
-  one page of 100 registers (one Query on GSI_Entity_Document, GSI_PK = FUND#<fund>, signed
-  cursors for Next/Previous): two requests whatever the fund's size;
+  one page of 100 slim register copies (one Query on GSI_Fund_Position, GSI6_PK = FUND#<fund>,
+  signed cursors for Next/Previous): two requests whatever the fund's size;
 - investor page: one Query (GSI_Investor_Position, GSI4_PK = INVESTOR#<id>) -> the LP's registers;
 - funds list: one Query of the funds catalog + one BatchGetItem per 100 summary shards
   (`fundportal.domain.summary`): no fund's registers are read.

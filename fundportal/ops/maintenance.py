@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from fundportal.domain.kinds import Kind
+from fundportal.domain.model import PositionRegister
 from fundportal.store.client import table_name
 from fundportal.store.errors import ConditionFailed
 from fundportal.store.gateway import Condition, TableGateway
-from fundportal.store.mapping.entities import entity_from_item, search_items_of_item, to_item
+from fundportal.store.mapping.entities import REGISTER_TYPE, entity_from_item, from_item, search_items_of_item, to_item
 
 # Index attributes an entity's to_item() derives from its own fields.
 INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK", "GSI5_PK", "GSI5_SK")
@@ -68,10 +69,14 @@ class BackfillCounts:
 
 def expected_index_attributes(item: dict[str, Any]) -> dict[str, Any] | None:
     """The index attributes `item` should carry, re-derived by parsing it into its entity and
-    calling to_item(); None when the item is not a fund entity (month catalog, audit trail)."""
-    if item.get("EntityType") not in FUND_ENTITY_TYPES:
+    calling to_item(); None when the item is not a fund entity (month catalog, audit trail).
+    A register written before it left the entity index loses its GSI_PK/GSI_SK here."""
+    if item.get("EntityType") == REGISTER_TYPE:
+        derived = to_item(from_item(PositionRegister, item))
+    elif item.get("EntityType") in FUND_ENTITY_TYPES:
+        derived = to_item(entity_from_item(item))
+    else:
         return None
-    derived = to_item(entity_from_item(item))
     return {name: derived.get(name) for name in INDEX_ATTRIBUTES}
 
 

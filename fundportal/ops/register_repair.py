@@ -27,7 +27,7 @@ from fundportal.store.mapping.entities import LEGACY_INVESTOR_COPY_TYPE, REGISTE
 from fundportal.store.repositories.documents import REQUEST_TOKEN
 from fundportal.store.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
 from fundportal.store.repositories.register import RegisterRepository
-from fundportal.store.schema import FUND_INDEX, INVESTOR_INDEX, TABLE
+from fundportal.store.schema import ENTITY_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
 from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 from .abandoned_imports import Stranded, clear, stranded_entries, without
@@ -37,6 +37,9 @@ ENTRY_TYPES = frozenset(kind.entity_type for kind in POSITION_KINDS)
 INVESTOR_INDEX_KEYS = (TABLE.index(INVESTOR_INDEX).pk, TABLE.index(INVESTOR_INDEX).sk)
 # The fund page's slim copy: its index keys (every register write puts `Lines` beside them).
 FUND_PAGE_KEYS = (TABLE.index(FUND_INDEX).pk, TABLE.index(FUND_INDEX).sk)
+# Keys older registers carried: a whole copy on the entity index under FUND#<fund> (the repair's
+# put writes the register without them).
+WHOLE_COPY_KEYS = (TABLE.index(ENTITY_INDEX).pk, TABLE.index(ENTITY_INDEX).sk)
 
 
 @dataclass
@@ -73,7 +76,8 @@ def _scan(table: str | None, page_size: int, progress: Callable[[int], None] | N
 def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionRegister], dict[str, Any]]:
     """(register recomputed from the entries, per position; what is stored, per position:
     {"register": PositionRegister | None, "indexed": whether the stored register item carries
-    its investor index keys, "legacy_copy": an investor copy from before the investor index,
+    its investor index keys, "whole_copy": whether it still carries the entity index's keys,
+    "legacy_copy": an investor copy from before the investor index,
     "entries": [...]})."""
     entries: dict[str, list[PositionEntry]] = {}
     stored: dict[str, dict[str, Any]] = {}
@@ -98,6 +102,7 @@ def expected_registers(items: list[dict[str, Any]]) -> tuple[dict[str, PositionR
             want = to_item(register)
             have["indexed"] = all(item.get(name) == want[name] for name in INVESTOR_INDEX_KEYS)
             have["fund_paged"] = "Lines" in item and all(item.get(name) == want[name] for name in FUND_PAGE_KEYS)
+            have["whole_copy"] = any(name in item for name in WHOLE_COPY_KEYS)
         elif kind == LEGACY_INVESTOR_COPY_TYPE:
             stored.setdefault(keys.parse_register_pk(item["PK"]), {})["legacy_copy"] = True
     expected: dict[str, PositionRegister] = {}
@@ -159,6 +164,8 @@ def _problems(want: PositionRegister, have: dict[str, Any]) -> list[str]:
         problems.append("not in the investor index (written before it)")
     elif not have.get("fund_paged"):
         problems.append("no slim copy on the fund page index (written before it)")
+    if have.get("whole_copy"):
+        problems.append("copied whole to the entity index under its fund (written before the slim copy)")
     if have.get("legacy_copy"):
         problems.append("an investor copy left from before the investor index")
     return problems

@@ -35,7 +35,9 @@ def test_the_import_loads_the_document_partition_and_the_fund_index_key(local_ba
     assert result["operations"] == 30
     keys = _keys(result)
     document = keys[("table", "HOT_NOTICE")]
-    fund = next(k for (table, key), k in keys.items() if table == ENTITY_INDEX and key.endswith("FUND_N"))
+    fund = next(k for (table, key), k in keys.items() if table == FUND_INDEX and key.endswith("FUND_N"))
+    # registers are copied to the fund's key slim, never whole to the entity index
+    assert not any(table == ENTITY_INDEX and key.endswith("FUND_N") for table, key in keys)
     # every row writes an entry into the document's partition: at least 1 WCU a row, at the target
     assert document["average_wcu_per_s"] >= hot_keys.IMPORT_ROWS_PER_S
     # unpaced, a tiny run's bursts put the document over its limit; paced, its writes queue at it
@@ -74,11 +76,12 @@ def test_the_funds_list_reads_summary_shards_and_the_editors_write_their_documen
     assert all(k["wcu_per_s"] + k["rcu_per_s"] > 0 for k in editors["hottest"])
 
 
-def test_the_next_notice_rewrites_the_registers_under_the_fund_index_key(local_backend):
+def test_the_next_notice_rewrites_the_registers_slim_copies_under_the_fund_index_key(local_backend):
     result = hot_keys.next_notice(30, table=f"{local_backend.table}_next")
     assert result["operations"] == 30
     keys = _keys(result)
     assert ("table", "HOT_NEXT") in keys
     assert any(
-        table == ENTITY_INDEX and key.endswith("FUND_N") and k["wcu_per_s"] > 0 for (table, key), k in keys.items()
+        table == FUND_INDEX and key.endswith("FUND_N") and k["wcu_per_s"] > 0 for (table, key), k in keys.items()
     )
+    assert not any(table == ENTITY_INDEX and key.endswith("FUND_N") for table, key in keys)

@@ -33,9 +33,15 @@ def _usd(register):
 
 def test_sample_registers_and_the_read_patterns_are_one_request_each(sample, django_assert_dynamodb_requests):
     registers = RegisterRepository()
-    with django_assert_dynamodb_requests(1, ["Query"]):
+    with django_assert_dynamodb_requests(2, ["Query", "BatchGetItem"]):  # the slim ids, then the registers whole
         fund = {r.position_id: r for r in registers.fund_positions("FUND_A")}
     assert set(fund) == {"POSITION_1", "POSITION_2"}
+    assert fund["POSITION_1"].rollup == registers.get("POSITION_1").rollup  # with its dated flows
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        assert registers.fund_position_ids("FUND_A") == {"POSITION_1", "POSITION_2"}
+    with django_assert_dynamodb_requests(1, ["Query"]):
+        slim = {r.position_id: r.commitment for r in registers.fund_slim_positions("FUND_A")}
+    assert slim == {"POSITION_1": Decimal(2_000_000), "POSITION_2": Decimal(1_150_000)}
     p1, p2 = _usd(fund["POSITION_1"]), _usd(fund["POSITION_2"])
     assert (p1.called.amount, p2.called.amount) == (Decimal(1_250_000), Decimal(700_000))
     assert (p1.distributed.amount, p2.distributed.amount) == (Decimal(195_000), Decimal(45_000))
@@ -156,6 +162,34 @@ def test_repair_moves_a_table_from_investor_copies_to_the_investor_index(sample)
     assert verify_positions(repair=True).repaired == 1
     assert [r.position_id for r in registers.investor_positions("INVESTOR_1")] == ["POSITION_1"]
     assert registers.gateway.get(("POSITION#POSITION_1", "REGISTER#INVESTOR")) is None
+    assert registers.get("POSITION_1").rollup == old.rollup
+    assert verify_positions().differences == []
+
+
+def test_a_register_is_indexed_by_fund_only_as_its_slim_copy(sample):
+    """A register write copies no whole register under FUND#<fund> on the entity index (an
+    import's register writes would all land on that one key): only the slim fund page copy."""
+    item = to_item(RegisterRepository().get("POSITION_1", consistent=True))
+    assert "GSI_PK" not in item and "GSI_SK" not in item
+    assert (item["GSI6_PK"], item["GSI6_SK"]) == ("FUND#FUND_A", "POSITION#POSITION_1")
+    stored = RegisterRepository().gateway.get(("POSITION#POSITION_1", "REGISTER"), consistent=True)
+    assert stored is not None and "GSI_PK" not in stored
+
+
+def test_repair_removes_a_registers_whole_copy_from_the_entity_index(sample):
+    """Registers written before they left the entity index still carry GSI_PK = FUND#<fund>:
+    `verify_positions` reports them and `--repair` puts each back without those keys."""
+    registers = RegisterRepository()
+    old = registers.get("POSITION_1", consistent=True)
+    registers.gateway.batch_write(
+        [{**to_item(old), "GSI_PK": "FUND#FUND_A", "GSI_SK": "POSITION#POSITION_1"}]  # as older code wrote it
+    )
+    assert [(d.position_id, d.problem) for d in verify_positions().differences] == [
+        ("POSITION_1", "copied whole to the entity index under its fund (written before the slim copy)")
+    ]
+    assert verify_positions(repair=True).repaired == 1
+    stored = registers.gateway.get(("POSITION#POSITION_1", "REGISTER"), consistent=True)
+    assert stored is not None and "GSI_PK" not in stored and "GSI_SK" not in stored
     assert registers.get("POSITION_1").rollup == old.rollup
     assert verify_positions().differences == []
 

@@ -103,7 +103,8 @@ def test_sample_adds_exactly_the_documented_register_items(sample):
         Decimal(2_000_000),
         Decimal(1_150_000),
     )
-    assert (registers["POSITION_1"]["GSI_PK"], registers["POSITION_1"]["GSI2_SK"]) == ("FUND#FUND_A", "!REGISTER")
+    assert (registers["POSITION_1"]["GSI6_PK"], registers["POSITION_1"]["GSI2_SK"]) == ("FUND#FUND_A", "!REGISTER")
+    assert "GSI_PK" not in registers["POSITION_1"]  # no whole copy on the entity index
     assert (registers["POSITION_1"]["GSI4_PK"], registers["POSITION_1"]["GSI4_SK"]) == (
         "INVESTOR#INVESTOR_1",
         "POSITION#POSITION_1",

@@ -275,10 +275,10 @@ def test_backfill_fixes_corrupted_index_keys_and_is_idempotent(sample):
     with pytest.raises(NotFound):
         DocumentRepository().get_via_index("DOC002")
     out = run("backfill_indexes", segments=3)
-    # 14 fund items (2 fixed) + month-catalog entries and the 7 search keys (DOC001, DOC002,
+    # 14 fund items and 2 registers (2 fixed) + month-catalog entries and the 7 search keys (DOC001, DOC002,
     # POSITION_1/2, FUND_A, INVESTOR_1/2), skipped; the search keys the fund items name are put
     # again (idempotent puts).
-    assert "updated 2, unchanged 12," in out
+    assert "updated 2, unchanged 14," in out
     assert "search keys written 7" in out
     fixed = raw_item(sample.table, "DOC001", "CAPITAL_CALL#POSITION_1")
     assert fixed["GSI2_SK"] == "CAPITAL_CALL#DOC001"
@@ -287,7 +287,25 @@ def test_backfill_fixes_corrupted_index_keys_and_is_idempotent(sample):
     document = raw_item(sample.table, "DOC002", "DOCUMENT#LATEST")
     assert (document["GSI_PK"], document["GSI_SK"]) == ("DOCUMENT#LATEST#DOC002", "METADATA")
     assert DocumentRepository().get_via_index("DOC002").title == "Q4 2025 capital call notice"
-    assert "updated 0, unchanged 14" in run("backfill_indexes", segments=2, rate=1000)
+    assert "updated 0, unchanged 16" in run("backfill_indexes", segments=2, rate=1000)
+
+
+def test_backfill_removes_a_registers_whole_copy_from_the_entity_index(sample):
+    """A register written before registers left GSI_Entity_Document still carries GSI_PK =
+    FUND#<fund> (a whole copy on that index key): the backfill removes it and nothing else."""
+    call(
+        "UpdateItem",
+        TableName=sample.table,
+        Key={"PK": {"S": "POSITION#POSITION_1"}, "SK": {"S": "REGISTER"}},
+        UpdateExpression="SET GSI_PK = :pk, GSI_SK = :sk",
+        ExpressionAttributeValues={":pk": {"S": "FUND#FUND_A"}, ":sk": {"S": "POSITION#POSITION_1"}},
+    )
+    before = raw_item(sample.table, "POSITION#POSITION_1", "REGISTER")
+    assert "updated 1," in run("backfill_indexes", segments=2)
+    after = raw_item(sample.table, "POSITION#POSITION_1", "REGISTER")
+    assert "GSI_PK" not in after and "GSI_SK" not in after
+    assert after == {k: v for k, v in before.items() if k not in ("GSI_PK", "GSI_SK")}
+    assert "updated 0," in run("backfill_indexes", segments=2)
 
 
 def _counts(out: str) -> dict[str, int]:

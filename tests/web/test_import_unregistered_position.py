@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from fundportal.store.instrumentation import collect
 from fundportal.store.repositories.register import RegisterRepository
-from fundportal.store.schema import ENTITY_INDEX
+from fundportal.store.schema import FUND_INDEX
 from imports.services import import_prepare
 from tests.notices import csv_bytes, row
 
@@ -61,10 +61,10 @@ def test_import_notice_refuses_the_typo_naming_the_row_and_writes_nothing(sample
 
 
 def _index_reads(rows: list[dict[str, str]]) -> list[str]:
-    """The requests on the fund register index and any Scan made while previewing `rows`."""
+    """The requests on the fund's slim register copies and any Scan made while previewing `rows`."""
     with collect() as collector:
         import_prepare(data=csv_bytes(rows), filename="n.csv")
-    return [r.operation for r in collector.records if r.index == ENTITY_INDEX or r.operation == "Scan"]
+    return [r.operation for r in collector.records if r.index == FUND_INDEX or r.operation == "Scan"]
 
 
 def test_the_funds_positions_are_read_with_one_query_per_fund_and_only_when_needed(sample):

@@ -21,9 +21,10 @@ def reconcile(**options) -> tuple[str, CommandError | None]:
     return out.getvalue(), None
 
 
-def test_sample_lists_its_three_flags_and_exits_1_with_queries_only(sample, django_assert_dynamodb_requests):
-    # funds catalog, FUND_A's registers, months catalog, 2025-09 and 2025-12, DOC001 and DOC002
-    with django_assert_dynamodb_requests(7, ["Query"] * 7):
+def test_sample_lists_its_three_flags_and_exits_1_with_reads_only(sample, django_assert_dynamodb_requests):
+    # funds catalog, FUND_A's position ids (slim copies) and its registers whole, months catalog,
+    # 2025-09 and 2025-12, DOC001 and DOC002
+    with django_assert_dynamodb_requests(8, ["Query", "Query", "BatchGetItem"] + ["Query"] * 5):
         out, error = reconcile()
     assert out.splitlines() == [
         "flag activity_vs_calls: DOC001: capital activity USD 500,000.00 differs from the sum of its positions' "

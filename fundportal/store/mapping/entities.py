@@ -361,9 +361,9 @@ REGISTER = EntityMap(
     # The fund page's slim copy (no dated flows), projected by its index instead of Rollup.
     stamp=lambda r: {"Lines": register_lines_out(r)},
     indexes={
-        # The fund's registers whole (entity index: reconciliation, verification), the fund page
-        # (its slim copies), first in the position page (position index), the investor page.
-        ENTITY_INDEX: lambda r: keys.fund_index_keys(r.fund_id, r.position_id),
+        # The fund page and every reader by fund (slim copies only: a register is never copied
+        # whole under its fund's one index key), first in the position page (position index),
+        # the investor page.
         FUND_INDEX: lambda r: keys.fund_page_index_keys(r.fund_id, r.position_id),
         POSITION_INDEX: lambda r: keys.register_position_index_keys(r.position_id),
         INVESTOR_INDEX: lambda r: keys.investor_index_keys(r.investor_id, r.position_id),

@@ -278,7 +278,7 @@ def parse_search_sk(sk: str) -> tuple[SearchKind, str]:
 
 # --- position register -------------------------------------------------------------
 #   Register             PK=POSITION#POSITION_1  SK=REGISTER
-#                        GSI_PK=FUND#FUND_A / GSI_SK=POSITION#POSITION_1        (fund page)
+#                        GSI6_PK=FUND#FUND_A / GSI6_SK=POSITION#POSITION_1      (fund page, slim copy)
 #                        GSI2_PK=POSITION_1 / GSI2_SK=!REGISTER                  (first in the position page)
 #                        GSI4_PK=INVESTOR#INVESTOR_1 / GSI4_SK=POSITION#POSITION_1 (investor page)
 #   Funds catalog        PK=CATALOG#FUNDS  SK=FUND_A  (written when a fund's first position registers)
@@ -317,14 +317,10 @@ def parse_register_pk(pk: str) -> str:
     return position_id
 
 
-def fund_index_keys(fund_id: str, position_id: str) -> tuple[str, str]:
-    """(GSI_PK, GSI_SK) of a register item: the fund's positions, one Query on GSI_Entity_Document."""
-    return fund_index_pk(fund_id), register_pk(position_id)
-
-
 def fund_page_index_keys(fund_id: str, position_id: str) -> tuple[str, str]:
-    """(GSI6_PK, GSI6_SK) of a register: its slim copy on the fund page's index."""
-    return fund_index_keys(fund_id, position_id)
+    """(GSI6_PK, GSI6_SK) of a register: its slim copy on the fund page's index, the one index
+    that lists a fund's positions (registers carry no GSI_PK)."""
+    return fund_index_pk(fund_id), register_pk(position_id)
 
 
 def fund_index_pk(fund_id: str) -> str:

@@ -15,17 +15,9 @@ from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
 from ..mapping.companions import register_companions
-from ..mapping.entities import (
-    REGISTER_TYPE,
-    FundCatalogEntry,
-    from_item,
-    is_record_item,
-    record_of_item,
-    to_item,
-)
-from ..schema import ENTITY_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
+from ..mapping.entities import FundCatalogEntry, from_item, is_record_item, record_of_item, to_item
+from ..schema import FUND_INDEX, INVESTOR_INDEX, TABLE
 
-_ENTITY = TABLE.index(ENTITY_INDEX)
 BATCH_KEYS = 100  # BatchGetItem's limit
 _INVESTOR = TABLE.index(INVESTOR_INDEX)
 _FUND = TABLE.index(FUND_INDEX)
@@ -43,19 +35,29 @@ class RegisterRepository:
         item = self.gateway.get(register_key(position_id), consistent=consistent)
         return from_item(PositionRegister, item) if item else None
 
-    # Pattern 13: a fund's positions — one Query on GSI_Entity_Document (GSI_PK = FUND#<fund>)
+    # Pattern 13: a fund's positions whole — the slim copies on GSI_Fund_Position (GSI6_PK =
+    # FUND#<fund>, position ids only) then the registers by BatchGetItem, 100 keys a request.
+    # Registers are not copied whole to any index keyed by fund: an import's register writes
+    # would all land on that one index key.
     def fund_positions(self, fund_id: str) -> list[PositionRegister]:
-        items = self.gateway.query(f"{_ENTITY.pk} = :pk", {":pk": keys.fund_index_pk(fund_id)}, index=ENTITY_INDEX)
-        return [from_item(PositionRegister, item) for item in items]
+        return self.in_full(self._fund_ids(fund_id))
 
     # Pattern 13, ids only: which positions a fund holds (the import's check that a row's position
-    # is registered in its fund) — the same Query, projected to the position id, every page.
+    # is registered in its fund) — one Query of the slim copies, projected to the id, every page.
     def fund_position_ids(self, fund_id: str) -> set[str]:
+        return set(self._fund_ids(fund_id))
+
+    def _fund_ids(self, fund_id: str) -> list[str]:
+        """The fund's position ids in the index's order (GSI6_SK)."""
         values = {":pk": keys.fund_index_pk(fund_id)}
-        items = self.gateway.query(
-            f"{_ENTITY.pk} = :pk", values, index=ENTITY_INDEX, projection="PositionId, EntityType"
-        )
-        return {item["PositionId"] for item in items if item.get("EntityType") == REGISTER_TYPE}
+        items = self.gateway.query(f"{_FUND.pk} = :pk", values, index=FUND_INDEX, projection="PositionId")
+        return [item["PositionId"] for item in items]
+
+    # Pattern 13, slim: every slim copy of the fund (`slim_register`: no dated flows, so no IRR),
+    # for readers that need the figures but not the history.
+    def fund_slim_positions(self, fund_id: str) -> list[PositionRegister]:
+        items = self.gateway.query(f"{_FUND.pk} = :pk", {":pk": keys.fund_index_pk(fund_id)}, index=FUND_INDEX)
+        return [slim_register(item) for item in items]
 
     # Pattern 14: an investor's positions — one Query on GSI_Investor_Position (GSI4_PK = INVESTOR#<id>)
     def investor_positions(self, investor_id: str) -> list[PositionRegister]:
