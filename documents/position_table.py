@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fundportal.domain.figures import Figures, sum_figures
 from fundportal.domain.kinds import ENTRY_STATUSES, POSITION_KINDS
