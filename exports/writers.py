@@ -21,6 +21,7 @@ import io
 from collections.abc import Callable, Iterable
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from fundportal.domain.amounts import excel_format, plain_amount
@@ -81,9 +82,13 @@ def xlsx_bytes(tables: list[Table]) -> bytes:
     buffer = io.BytesIO()
     workbook, fmt = _workbook(buffer, {"in_memory": True})
     for table in tables:
-        write_sheet(workbook, fmt, table.name, table.columns, table.rows, lambda table=table: table.totals)
+        write_sheet(workbook, fmt, table.name, table.columns, table.rows, partial(_totals, table))
     workbook.close()
     return buffer.getvalue()
+
+
+def _totals(table: Table) -> list[list[Cell]]:
+    return table.totals
 
 
 def xlsx_streamed(
