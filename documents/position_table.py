@@ -4,29 +4,16 @@ Query already returned (no further request), with the subtotal of the rows shown
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fundportal.domain.figures import Figures, sum_figures
 from fundportal.domain.kinds import ENTRY_STATUSES, POSITION_KINDS
+from fundportal.domain.ordering import natural_key
 
 if TYPE_CHECKING:
     from documents.selectors import PositionRow
-
-_DIGITS = re.compile(r"([0-9]+)")
-
-
-@functools.lru_cache(maxsize=100_000)
-def natural_key(value: str) -> tuple[Any, ...]:
-    """POSITION_2 before POSITION_10: digit runs compare as numbers, the rest case-insensitively
-    (then exactly, so the order is total). Cached: a document page sorts the same ids on every
-    view (a regular-expression split each)."""
-    parts = _DIGITS.split(value)
-    return (*((int(p), "") if i % 2 else (-1, p.lower()) for i, p in enumerate(parts)), value)
-
 
 # ?sort= values: each entry column (by the entry's amount, in POSITION_KINDS order, as the
 # row's cells are) and DPI; "position" is natural order.

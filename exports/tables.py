@@ -15,9 +15,11 @@ from decimal import Decimal
 from typing import Any
 
 from documents.selectors import DocumentPage, PositionRow
-from fundportal.domain.figures import Figures
-from fundportal.domain.kinds import POSITION_KINDS
+from fundportal.domain.cash_flows import CashFlowSchedule
+from fundportal.domain.figures import Figures, called_fraction, dpi, ratio, rvpi, tvpi
+from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import Document
+from fundportal.domain.ordering import natural_key
 from fundportal.web.cells import EntryCell
 
 TOTAL = "TOTAL"
@@ -31,10 +33,15 @@ class Amount:
 
 @dataclass(frozen=True, slots=True)
 class Ratio:
-    value: Decimal  # 0.16 -> shown "0.16" (a multiple, "x" on pages)
+    value: Decimal  # a multiple (DPI, TVPI), unrounded: shown to 4 places ("x" on pages)
 
 
-Cell = Amount | Ratio | str | date | int | Decimal | None
+@dataclass(frozen=True, slots=True)
+class Percent:
+    value: Decimal  # a fraction, unrounded: 0.625 is shown "62.50%" (never 62.5 as a number)
+
+
+Cell = Amount | Ratio | Percent | str | date | int | Decimal | None
 
 
 @dataclass
@@ -54,6 +61,10 @@ def _ratio(value: Decimal | None) -> Ratio | None:
     return None if value is None else Ratio(value)
 
 
+def _percent(value: Decimal | None) -> Percent | None:
+    return None if value is None else Percent(value)
+
+
 def _entry_cells(cells: list[EntryCell | None]) -> list[Cell]:
     out: list[Cell] = []
     for cell in cells:
@@ -62,18 +73,19 @@ def _entry_cells(cells: list[EntryCell | None]) -> list[Cell]:
 
 
 KIND_COLUMNS = [name for kind in POSITION_KINDS for name in (kind.slug, f"{kind.slug}_status")]
-FIGURE_COLUMNS = ["called", "distributed", "unfunded", "nav", "dpi", "tvpi"]
+# A document's own figures: its calls and distributions (pending included) and their ratio. Its
+# NAV is the "nav" entry column already, and a TVPI of one document's flows means nothing.
+FIGURE_COLUMNS = ["called", "distributed", "unfunded", "dpi"]
 
 
 def _figure_cells(f: Figures) -> list[Cell]:
-    return [
-        _amount(f.called),
-        _amount(f.distributed),
-        _amount(f.unfunded),
-        _amount(f.nav),
-        _ratio(f.dpi),
-        _ratio(f.tvpi),
-    ]
+    return [_amount(f.called), _amount(f.distributed), _amount(f.unfunded), _ratio(dpi(f, exact=True))]
+
+
+def by_position(rows: Iterable[Any]) -> list[Any]:
+    """Rows (with a position_id) in natural order, POSITION_2 before POSITION_10 (a stable sort:
+    one position's lines keep their currency order)."""
+    return sorted(rows, key=lambda row: natural_key(row.position_id))
 
 
 DOCUMENT_COLUMNS = [
@@ -134,9 +146,18 @@ def document_table(page: DocumentPage) -> Table:
     )
 
 
+def _flow_dates(row: Any) -> list[Cell]:
+    """When the row's call and distribution move cash (their due date, else the document's date):
+    the dates IRR counts them on."""
+    return [entry.flow_date if (entry := row.entry(kind)) is not None else None for kind in FLOW_KINDS]
+
+
+FLOW_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION)
+
+
 def position_table(report: Any) -> Table:
-    """The position history (`position_report`): a row per document with the running figures of
-    its currency, totals per currency."""
+    """The position history (`position_report`): a row per document with its flows' dates and the
+    running figures of its currency, totals per currency."""
     table = Table(
         name=report.position_id,
         columns=[
@@ -147,6 +168,8 @@ def position_table(report: Any) -> Table:
             "as_of_date",
             "currency",
             *KIND_COLUMNS,
+            "call_due_date",
+            "distribution_date",
             "called_to_date",
             "distributed_to_date",
             "dpi_to_date",
@@ -164,10 +187,11 @@ def position_table(report: Any) -> Table:
                 row.as_of_date,
                 row.currency,
                 *_entry_cells(row.cells),
+                *_flow_dates(row),
                 _amount(to_date.called),
                 _amount(to_date.distributed),
-                _ratio(to_date.dpi),
-                _ratio(to_date.dpi_settled),
+                _ratio(dpi(to_date, exact=True)),
+                _ratio(ratio(to_date.distributed_settled, to_date.called_settled, exact=True)),
             ]
         )
     blank = [None, ""] * len(POSITION_KINDS)
@@ -181,19 +205,41 @@ def position_table(report: Any) -> Table:
                 None,
                 f.currency,
                 *blank,
+                None,
+                None,
                 _amount(f.called),
                 _amount(f.distributed),
-                _ratio(f.dpi),
-                _ratio(f.dpi_settled),
+                _ratio(dpi(f, exact=True)),
+                _ratio(ratio(f.distributed_settled, f.called_settled, exact=True)),
             ]
         )
     return table
 
 
+CASH_FLOW_COLUMNS = ["position_id", "currency", "date", "cash_flow", "what", "irr"]
+
+
+def cash_flow_table(position_id: str, schedules: list[CashFlowSchedule]) -> Table:
+    """IRR's cash flows per currency (calls negative, distributions positive) and the adjusted NAV
+    on the valuation date as the last flow: Excel's XIRR over a currency's dates and cash_flow
+    gives the portal's IRR (`fundportal.domain.cash_flows`); the IRR itself as the total."""
+    table = Table(name="cash_flows", columns=list(CASH_FLOW_COLUMNS))
+    for schedule in schedules:
+        code = schedule.currency
+        for day, amount in schedule.flows:
+            what = "distribution" if amount > 0 else "capital_call"
+            table.rows.append([position_id, code, day, Amount(amount, code), what])
+        if schedule.terminal_value is not None:
+            table.rows.append([position_id, code, schedule.on, Amount(schedule.terminal_value, code), "nav_as_of"])
+        table.totals.append([position_id, code, schedule.on, None, "IRR", _percent(schedule.irr)])
+    return table
+
+
 def fund_table(page: Any) -> Table:
-    """The fund page (`funds.selectors.fund_detail`): a row per position and currency with
-    commitment, figures and returns from the register, totals per currency; every figure as of
-    the page's date (`as_of`), with the NAV's own date and the adjusted NAV RVPI and TVPI use."""
+    """The fund page (`funds.selectors.fund_detail`): a row per position and currency in natural
+    order with commitment, figures and returns from the register, totals per currency; every
+    figure as of the page's date (`as_of`), with the NAV's own date and the adjusted NAV RVPI and
+    TVPI use. Shares (called / commitment, IRR) are fractions, ratios unrounded."""
     table = Table(
         name=page.group_id,
         columns=[
@@ -203,7 +249,7 @@ def fund_table(page: Any) -> Table:
             "currency",
             "commitment",
             "called",
-            "percent_called",
+            "called_share",
             "unfunded",
             "distributed",
             "nav",
@@ -213,7 +259,7 @@ def fund_table(page: Any) -> Table:
             "dpi",
             "rvpi",
             "tvpi",
-            "irr_percent",
+            "irr",
         ],
     )
 
@@ -222,20 +268,20 @@ def fund_table(page: Any) -> Table:
         return [
             _amount(line.commitment),
             _amount(f.called),
-            line.percent_called,
+            _percent(called_fraction(f.called, line.commitment)),
             _amount(f.unfunded),
             _amount(f.distributed),
             _amount(f.nav),
             f.nav_as_of,
             _amount(f.adjusted_nav),
             f.as_of,
-            _ratio(f.dpi),
-            _ratio(f.rvpi),
-            _ratio(f.tvpi),
-            line.irr_percent,
+            _ratio(dpi(f, exact=True)),
+            _ratio(rvpi(f, exact=True)),
+            _ratio(tvpi(f, exact=True)),
+            _percent(line.irr),
         ]
 
-    for line in page.lines:
+    for line in by_position(page.lines):
         table.rows.append([line.fund_id, line.investor_id, line.position_id, line.currency, *cells(line)])
     for line in page.totals:
         table.totals.append([page.group_id, TOTAL, TOTAL, line.currency, *cells(line)])

@@ -19,6 +19,7 @@ from django.views import View
 from documents import paging
 from documents.time_travel import check_dated_by
 from fundportal.domain.access import AccessScope
+from fundportal.domain.cash_flows import cash_flow_schedules
 from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravelMixin
 from funds import investor_pages
@@ -30,7 +31,17 @@ from positions.selectors import PositionReport
 
 from .notice import notice_pdf, position_notice
 from .statement import position_statement, statement_pdf
-from .tables import DOCUMENT_COLUMNS, Cell, Table, document_rows, document_totals, fund_table, position_table
+from .tables import (
+    DOCUMENT_COLUMNS,
+    Cell,
+    Table,
+    by_position,
+    cash_flow_table,
+    document_rows,
+    document_totals,
+    fund_table,
+    position_table,
+)
 from .writers import csv_lines, write_csv, xlsx_bytes, xlsx_streamed
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -84,7 +95,7 @@ class DocumentXlsxView(ScopedMixin, TimeTravelMixin, View):
         return xlsx_stream(
             document.document_id,
             list(DOCUMENT_COLUMNS),
-            document_rows(document, export.rows),
+            document_rows(document, _in_order(export)),
             lambda: document_totals(document, export.totals()),
             f"document-{document_id}.xlsx",
         )
@@ -96,8 +107,14 @@ class DocumentCsvView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, document_id: str) -> HttpResponseBase:
         export = paging.document_export(document_id=document_id, scope=self.scope)
         check_dated_by(export.document.document, self.time_travel.as_of)
-        rows = document_rows(export.document.document, export.rows)
+        rows = document_rows(export.document.document, _in_order(export))
         return csv_stream(list(DOCUMENT_COLUMNS), rows, f"document-{document_id}.csv")
+
+
+def _in_order(export: paging.DocumentExport) -> Iterable[Any]:
+    """A short document's rows (read whole by its one Query) in natural order; a long one's as
+    streamed from the page index, in its key order (sorting would hold the document in memory)."""
+    return by_position(export.rows) if export.document.whole else export.rows
 
 
 class InvestorCsvView(ScopedMixin, View):
@@ -145,9 +162,14 @@ class PositionCsvView(ScopedMixin, TimeTravelMixin, View):
 
 
 class PositionXlsxView(ScopedMixin, TimeTravelMixin, View):
+    """The position's rows, and a second sheet of IRR's dated cash flows ending with the NAV on
+    the valuation date (today, or `?as_of=`): XIRR over them in Excel is the page's IRR."""
+
     def get(self, request, position_id: str) -> HttpResponse:
         report = _position_report(self, position_id, self.scope)
-        return _download(xlsx_bytes([position_table(report)]), XLSX, f"position-{position_id}.xlsx")
+        schedules = cash_flow_schedules(report.entries, self.time_travel.as_of or date.today())
+        tables = [position_table(report), cash_flow_table(position_id, schedules)]
+        return _download(xlsx_bytes(tables), XLSX, f"position-{position_id}.xlsx")
 
 
 class FundXlsxView(ScopedMixin, TimeTravelMixin, View):

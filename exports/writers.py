@@ -1,13 +1,17 @@
 """Write a `Table` as CSV or XLSX.
 
 CSV: amounts with exactly their currency's decimals ('500000.00', JPY '50000000'), dates ISO,
-ratios as '0.16'; a text cell that begins with = + - @ (or a tab/carriage return) is prefixed
-with ' so a spreadsheet never runs it as a formula (OWASP "CSV injection").
+ratios to 4 places ('0.1560'), shares as fractions to 6 places ('0.625000' for 62.5 %); a text
+cell that begins with = + - @ (or a tab/carriage return) is prefixed with ' so a spreadsheet
+never runs it as a formula (OWASP "CSV injection").
 
-XLSX (xlsxwriter): amounts are numbers with the currency's number format ('#,##0.00 "USD"'),
-ratios numbers with '0.00"x"', dates real dates; a bold, frozen header row with filters; the
-totals per currency below the rows, in bold. Spreadsheet numbers are binary doubles: amounts
-up to 15 significant digits (9,999,999,999,999.99) are stored exactly.
+XLSX (xlsxwriter): amounts are numbers with the currency's number format ('#,##0.00 "USD"',
+the currency's minor unit), ratios unrounded numbers shown to 4 places ('0.0000"x"'), shares
+fractions with a percent format ('0.00%': 0.625 shows 62.50%), dates real dates; a bold, frozen
+header row with an autofilter over the rows only; the totals per currency below it, in bold
+(outside the filter, so sorting or filtering the rows never moves them). Spreadsheet numbers
+are binary doubles: amounts up to 15 significant digits (9,999,999,999,999.99) are stored
+exactly.
 """
 
 from __future__ import annotations
@@ -17,13 +21,16 @@ import io
 from collections.abc import Callable, Iterable
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from fundportal.domain.amounts import excel_format, plain_amount
 
-from .tables import Amount, Cell, Ratio, Table
+from .tables import Amount, Cell, Percent, Ratio, Table
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+RATIO_FORMAT = '0.0000"x"'
+PERCENT_FORMAT = "0.00%"
 
 
 def neutralised(text: str) -> str:
@@ -37,7 +44,9 @@ def csv_text(value: Cell) -> str:
     if isinstance(value, Amount):
         return plain_amount(value.value, value.currency)
     if isinstance(value, Ratio):
-        return f"{value.value:.2f}"
+        return f"{value.value:.4f}"
+    if isinstance(value, Percent):
+        return f"{value.value:.6f}"
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, (int, Decimal)):
@@ -73,9 +82,13 @@ def xlsx_bytes(tables: list[Table]) -> bytes:
     buffer = io.BytesIO()
     workbook, fmt = _workbook(buffer, {"in_memory": True})
     for table in tables:
-        write_sheet(workbook, fmt, table.name, table.columns, table.rows, lambda table=table: table.totals)
+        write_sheet(workbook, fmt, table.name, table.columns, table.rows, partial(_totals, table))
     workbook.close()
     return buffer.getvalue()
+
+
+def _totals(table: Table) -> list[list[Cell]]:
+    return table.totals
 
 
 def xlsx_streamed(
@@ -103,7 +116,9 @@ def _workbook(target: Any, options: dict[str, Any]) -> tuple[Any, Callable[[str,
             elif kind == "date":
                 spec = {"num_format": "yyyy-mm-dd"}
             elif kind == "ratio":
-                spec = {"num_format": '0.00"x"'}
+                spec = {"num_format": RATIO_FORMAT}
+            elif kind == "percent":
+                spec = {"num_format": PERCENT_FORMAT}
             elif kind == "text":
                 spec = {}
             else:
@@ -122,19 +137,23 @@ def write_sheet(
     rows: Iterable[list[Cell]],
     totals: Callable[[], list[list[Cell]]],
 ) -> None:
-    """A sheet: a bold, frozen header row with filters, the rows, then the totals in bold."""
+    """A sheet: a bold, frozen header row, the rows under an autofilter, then the totals in bold
+    below the filter's range."""
     sheet = workbook.add_worksheet(_sheet_name(name))
     sheet.write_row(0, 0, columns, fmt("header", True))
     sheet.freeze_panes(1, 0)
     widths = [max(10, len(c) + 2) for c in columns]
     row_number = 1
+    last_row = 0
     for bold, part in ((False, rows), (True, None)):
         for row in part if part is not None else totals():
             for column, cell in enumerate(row):
                 _write(sheet, row_number, column, cell, fmt, bold)
                 widths[column] = max(widths[column], min(40, _width(cell)))
             row_number += 1
-    sheet.autofilter(0, 0, max(row_number - 1, 1), len(columns) - 1)
+        if not bold:
+            last_row = row_number - 1
+    sheet.autofilter(0, 0, max(last_row, 1), len(columns) - 1)
     for column, width in enumerate(widths):
         sheet.set_column(column, column, width)
 
@@ -149,9 +168,11 @@ def _write(sheet: Any, row: int, column: int, cell: Cell, fmt: Any, bold: bool) 
         sheet.write_number(row, column, float(cell.value), fmt(cell.currency, bold))
     elif isinstance(cell, Ratio):
         sheet.write_number(row, column, float(cell.value), fmt("ratio", bold))
+    elif isinstance(cell, Percent):
+        sheet.write_number(row, column, float(cell.value), fmt("percent", bold))
     elif isinstance(cell, date):
         sheet.write_datetime(row, column, cell, fmt("date", bold))
-    elif isinstance(cell, (int, Decimal)):  # counts and percentages (% called, IRR %)
+    elif isinstance(cell, (int, Decimal)):  # counts
         sheet.write_number(row, column, float(cell), fmt("text", bold))
     else:
         sheet.write_string(row, column, str(cell), fmt("text", bold))

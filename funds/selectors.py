@@ -107,6 +107,7 @@ class PositionLine(PositionLinks):
     register_currency: str = ""  # the position register's currency (reconciliation)
     # The amounts of documents not approved yet, apart from the figures ("" when none).
     awaiting: str = ""
+    irr: Decimal | None = None  # the IRR as a fraction (irr_percent is it rounded for the page)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,7 @@ class TotalLine:
     percent_called: Decimal | None
     irr_percent: Decimal | None
     unfunded_computed: Money | None = None  # the positions' commitment - called, summed
+    irr: Decimal | None = None  # the pooled IRR as a fraction (irr_percent is it rounded)
 
 
 def awaiting_text(figures: Figures) -> str:
@@ -151,7 +153,8 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
     for figures in register.figures(as_of):
         commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
         called = percent_called(figures.called, commitment)
-        irr_value = as_percent(register.irr(figures.currency, as_of)) if irr else None
+        rate = register.irr(figures.currency, as_of) if irr else None
+        irr_value = as_percent(rate)
         computed = computed_unfunded(commitment, figures)
         lines.append(
             PositionLine(
@@ -167,6 +170,7 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
                 unfunded_computed=computed,
                 register_currency=register.currency,
                 awaiting=awaiting.pop(figures.currency, ""),
+                irr=rate,
             )
         )
     if awaiting and lines:
@@ -214,6 +218,7 @@ def totals(registers: Iterable[PositionRegister], as_of: date | None = None) -> 
                 percent_called=percent_called(figures.called, commitment),
                 irr_percent=as_percent(pooled),
                 unfunded_computed=computed,
+                irr=pooled,
             )
         )
     return lines
@@ -229,6 +234,7 @@ def summary_totals(summary: SummaryTotals) -> TotalLine:
         percent_called=summary.percent_called,
         irr_percent=as_percent(summary.irr),
         unfunded_computed=summary.unfunded_computed,
+        irr=summary.irr,
     )
 
 

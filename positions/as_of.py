@@ -79,6 +79,7 @@ class PositionAsOf:
                     shown=line_text(commitment, figures, called, irr_value, computed),
                     unfunded_computed=computed,
                     register_currency=self.register.currency if self.register else "",
+                    irr=valued.irr,
                 )
             )
         return lines

@@ -23,7 +23,6 @@ Rules (the README's "Fund-wide calls and distributions" section repeats them):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -36,9 +35,9 @@ from moneyed import Money
 from .errors import AllocationRefused
 from .kinds import Kind
 from .money import money
+from .ordering import natural_key
 
 WHOLE_PERCENT = Decimal(100)  # custom weights are percentages adding up to this
-_DIGITS = re.compile(r"([0-9]+)")
 
 
 class Basis(StrEnum):
@@ -91,11 +90,6 @@ _PURPOSE_LABELS = {
     Purpose.GAIN: "Gain",
     Purpose.INCOME: "Income",
 }
-
-
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key putting POSITION_2 before POSITION_10 (digit runs compared as numbers)."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part)
 
 
 def minor_unit(currency: str) -> Decimal:

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from exports.tables import Amount, Ratio, Table
+from exports.tables import Amount, Percent, Ratio, Table
 from exports.writers import csv_text, neutralised, write_csv
 from fundportal.domain.amounts import (
     AmountError,
@@ -110,7 +110,8 @@ def test_formula_like_text_is_neutralised(text):
 
 def test_csv_cells_have_exact_decimals_and_plain_text():
     assert csv_text(Amount(Decimal("41719.2"), "USD")) == "41719.20"
-    assert csv_text(Ratio(Decimal("0.16"))) == "0.16"
+    assert csv_text(Ratio(Decimal("0.156"))) == "0.1560"
+    assert csv_text(Percent(Decimal("0.625"))) == "0.625000"
     assert csv_text(None) == "" and csv_text("FUND_A") == "FUND_A"
     out = io.StringIO()
     write_csv(out, Table("t", ["a", "b"], rows=[["=cmd", Amount(Decimal(5), "JPY")]]))

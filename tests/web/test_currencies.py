@@ -125,8 +125,8 @@ def test_position_csv_running_columns_are_per_currency(two_currencies, analyst_c
         for r in rows
     ]
     assert running == [
-        (Decimal(1_000_000), Decimal(250_000), "0.25", "0.25"),
-        (Decimal(50_000_000), Decimal(10_000_000), "0.20", "0.00"),  # JPY only: not 51,000,000
+        (Decimal(1_000_000), Decimal(250_000), "0.2500", "0.2500"),
+        (Decimal(50_000_000), Decimal(10_000_000), "0.2000", "0.0000"),  # JPY only: not 51,000,000
     ]
     for mixed in MIXED_SUMS:
         assert mixed not in content

@@ -345,8 +345,8 @@ def test_position_csv_has_exact_decimals_and_the_same_rows(sample, analyst_clien
         ("750000.00", "120000.00", ""),
     ]
     assert [(r["called_to_date"], r["distributed_to_date"], r["dpi_to_date"]) for r in rows] == [
-        ("500000.00", "75000.00", "0.15"),
-        ("1250000.00", "195000.00", "0.16"),
+        ("500000.00", "75000.00", "0.1500"),
+        ("1250000.00", "195000.00", "0.1560"),  # unrounded (0.16x on the page)
     ]
 
 
@@ -377,7 +377,7 @@ def test_position_page_states_how_figures_are_computed(sample, analyst_client):
 
 def test_position_csv_has_the_settled_dpi_column(sample, analyst_client):
     rows = list(csv.DictReader(io.StringIO(analyst_client.get("/positions/POSITION_1/export.csv").content.decode())))
-    assert [(r["currency"], r["dpi_settled_to_date"]) for r in rows] == [("USD", ""), ("USD", "0.10")]
+    assert [(r["currency"], r["dpi_settled_to_date"]) for r in rows] == [("USD", ""), ("USD", "0.1000")]
 
 
 # --- rows, cells and links (were fast_urls / entry_cells) -------------------------------------------------
