@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from documents import restatement
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.entry_versions import instant
 from fundportal.domain.errors import ApprovalRefused, Conflict, NotFound, NotPermitted
 from fundportal.domain.kinds import APPROVED, APPROVING, DRAFT, SUBMITTED
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
@@ -183,7 +184,7 @@ def _moves(
         by_position.setdefault(entry.position_id, []).append(entry)
     registers = uow.imports.registers(sorted(by_position))
     moves = []
-    now = utcnow()
+    now, approved_at = utcnow(), instant()  # approved_at: when its values count from
     for position_id, held in sorted(by_position.items()):
         register = registers.get(position_id)
         if register is None or register.counts_document(document_id):
@@ -193,7 +194,9 @@ def _moves(
             for kind in sorted(position_services.moving_recounts(register, held), key=lambda k: k.value)
             for e in uow.documents.position_entries(position_id, kind)
         ]
-        new = position_services.register_moving(register, document_id, held, others)
+        new = position_services.register_moving(register, document_id, held, others).approved_at(
+            document_id, approved_at
+        )
         moves.append((replace(new, revision=register.revision + 1, updated_at=now), register))
     return moves
 

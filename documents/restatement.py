@@ -134,6 +134,10 @@ def _recounted(uow: UnitOfWork, register: PositionRegister, held: list[PositionE
         kind = position_services.recount_needed(new, counted)
         others = [_counted(e) for e in uow.documents.position_entries(entry.position_id, kind)] if kind else []
         new = position_services.register_after(new, counted, promoted(entry), others)
+    # The restated values (set from the earliest of them) count from now.
+    at = instant()
+    since = min((e.updated_at for e in held if e.updated_at is not None), default=at)
+    new = new.approved_at(held[0].document_id, at, since)
     return replace(new, revision=register.revision + 1, updated_at=utcnow())
 
 

@@ -1,7 +1,8 @@
 """A position as of a date and as known at a moment (`?as_of=`, `?known_at=`): the position page,
 its CSV/XLSX exports and the statement PDF read it. Its one Query reads the register and every
 entry of the position (`entries_with_register`: one Query for a position up to 1 MB of entries,
-as the page's own), and every figure is computed from those entries by
+as the page's own); as known at T, one Query more reads the position's kept earlier values
+(`PositionRepository.entry_versions`), and every figure is computed from those entries by
 `fundportal.domain.time_travel` (the register's roll-up holds only the latest NAV)."""
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.commitments import CommitmentChange, change_in_effect, history_of
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import FiguresBuilder, percent_called
+from fundportal.domain.known_at import entries_counted_at
 from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.domain.money import Money, money
 from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.domain.returns import as_percent
 from fundportal.domain.time_travel import (
-    KnownValue,
     commitments_known_at,
     entries_as_of,
-    entries_known_at,
     valuation_date,
     value_entries,
 )
@@ -106,14 +106,15 @@ def position_as_of(
     position_id: str,
     as_of: date | None = None,
     known_at: datetime | None = None,
-    earlier: tuple[KnownValue, ...] = (),
     scope: AccessScope = OPERATOR,
     repository: PositionRepository | None = None,
     today: date | None = None,
 ) -> PositionAsOf:
     """The position valued as of `as_of` (None: `known_at`'s day, else today) as known at
-    `known_at` (None: now); `earlier`: kept earlier values of its entries (entry versions)."""
-    entries, register = (repository or PositionRepository()).entries_with_register(position_id)
+    `known_at` (None: now). As known at T, its kept earlier values are read too (one Query more)
+    and each document counts from its approval (`fundportal.domain.known_at`)."""
+    repository = repository or PositionRepository()
+    entries, register = repository.entries_with_register(position_id)
     held_by = register or (entries[0] if entries else None)
     if held_by is None:
         raise NotFound("Position", position_id)
@@ -121,7 +122,13 @@ def position_as_of(
     on = valuation_date(as_of, known_at, today or date.today())
     entries = approved_entries(entries, register)
     if known_at is not None:
-        entries = entries_known_at(entries, known_at, earlier)
+        versions = [
+            v
+            for v in repository.entry_versions(position_id)
+            if register is None or register.counts_document(v.document_id)
+        ]
+        approvals = register.approvals if register is not None else {}
+        entries = entries_counted_at(entries, versions, approvals, known_at)
     entries = entries_as_of(entries, on)
     entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))
     history = history_of(register.commitment, register.commitments) if register else ()

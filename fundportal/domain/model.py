@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from moneyed import Money
 
+from .approval_times import Approvals, approved_again
 from .commitments import CommitmentChange, commitment_as_of, history_of
 from .figures import Figures, FiguresBuilder, percent_called
 from .kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, validate_id
@@ -269,6 +270,9 @@ class PositionRegister:
     # accumulator's state as `rollup`, and the documents whose entries it holds.
     awaiting: dict[str, dict[str, Any]] = field(default_factory=dict)
     awaiting_documents: tuple[str, ...] = ()
+    # Each counted document's approvals (`approval_times`; a document approved before these were
+    # kept has none but its restatements'): what counted at a past moment.
+    approvals: dict[str, Approvals] = field(default_factory=dict)
     # Memo of what is read from the register: its builder, figures, flows and commitments (the
     # register is immutable). Not an init field: `dataclasses.replace` starts a changed copy afresh.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -281,6 +285,15 @@ class PositionRegister:
             object.__setattr__(self, "rollup", {})
         if self.awaiting is None:
             object.__setattr__(self, "awaiting", {})
+        if self.approvals is None:
+            object.__setattr__(self, "approvals", {})
+
+    def approved_at(self, document_id: str, at: datetime, since: datetime | None = None) -> PositionRegister:
+        """The register with `document_id`'s values set from `since` (None: a first approval)
+        approved at `at`."""
+        approvals = dict(self.approvals)
+        approvals[document_id] = approved_again(approvals.get(document_id, ()), at, since)
+        return replace(self, approvals=approvals)
 
     def counts_document(self, document_id: str) -> bool:
         """Whether the document's entries are in the counted roll-up (not awaiting approval)."""

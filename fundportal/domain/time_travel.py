@@ -9,9 +9,9 @@ As of D (the one date basis, `fundportal.domain.valuation`):
 - the commitment is the one effective at D (`commitments.commitment_as_of`).
 
 Known at T (D defaults to T's date):
-- an entry counts with the value it held at T: its current value when set at or before T, else
-  the earlier value (`KnownValue`, from the kept versions) that stood at T; an entry set after T
-  with no earlier value standing then is left out;
+- an entry counts with the value that counted at T, from the kept versions and the documents'
+  approval times (`fundportal.domain.known_at.entries_counted_at`); an entry set after T with no
+  earlier value standing then is left out;
 - a commitment change recorded after T is left out (one recorded before changes were timed
   always counts).
 """
@@ -67,36 +67,6 @@ def value_entries(entries: Iterable[PositionEntry], on: date) -> list[Valued]:
         figures = value_as_of(builder.figures(code), builder.dated_flows(code), on)
         valued.append(Valued(figures, irr_as_of(figures, builder.flows(code))))
     return valued
-
-
-@dataclass(frozen=True, slots=True)
-class KnownValue:
-    """A value an entry held earlier (a kept version): from `set_at` (None: unknown, always) until
-    `replaced_at` (changed or removed then)."""
-
-    entry: PositionEntry
-    set_at: datetime | None
-    replaced_at: datetime
-
-
-def _key(entry: PositionEntry) -> tuple[str, Kind, str]:
-    return entry.document_id, entry.kind, entry.position_id
-
-
-def entries_known_at(
-    current: Iterable[PositionEntry], at: datetime, earlier: Iterable[KnownValue] = ()
-) -> list[PositionEntry]:
-    """The entries as they stood at `at`: a current entry set at or before `at` (its `updated_at`;
-    None: always), else the earlier value standing at `at` (set at or before it, replaced after
-    it). An entry with neither is left out (not known then)."""
-    standing: dict[tuple[str, Kind, str], PositionEntry] = {}
-    for value in earlier:
-        if (value.set_at is None or value.set_at <= at) and value.replaced_at > at:
-            standing[_key(value.entry)] = value.entry
-    for entry in current:
-        if entry.updated_at is None or entry.updated_at <= at:
-            standing[_key(entry)] = entry
-    return list(standing.values())
 
 
 def commitments_known_at(history: Iterable[CommitmentChange], at: datetime) -> tuple[CommitmentChange, ...]:

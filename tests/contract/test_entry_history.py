@@ -18,6 +18,7 @@ from fundportal.ops.sample import BY as SAMPLE_BY
 from fundportal.ops.sample import LOADED_AT as SAMPLE_AT
 from fundportal.store.gateway import call
 from fundportal.store.mapping import keys
+from fundportal.store.repositories import PositionRepository
 from fundportal.store.serialization import from_item
 
 from .test_repository_contract import just_before_next_transaction, table_items
@@ -138,12 +139,27 @@ def test_a_change_racing_another_keeps_only_the_winners_version(sample):
     assert [(v.amount, v.replaced_by) for v in sample.repository.entry_versions("DOC002")] == [(Decimal(400000), "cy")]
 
 
-def test_history_items_carry_no_index_keys(sample):
+def test_history_items_carry_only_their_positions_history_partition_keys(sample):
+    """Sparse on the position index, in a partition no position page reads (HIST#POSITION_2,
+    never POSITION_2), so the seed's queries never see them; no other index key."""
     change(410000, "ben", 1)
     [item] = history_items(sample.table, "DOC002")
     assert item["EntityType"] == "EntryVersion"
-    assert not {k for k in item if k.startswith("GSI")}
+    assert {k for k in item if k.startswith("GSI")} == {"GSI2_PK", "GSI2_SK"}
+    assert item["GSI2_PK"] == "HIST#POSITION_2"
+    assert item["GSI2_SK"].startswith("DOC002#CAPITAL_CALL#") and item["GSI2_SK"].endswith("#000001#C")
     assert "PositionId" not in item  # the seed: PositionId only on position entities
+
+
+def test_a_positions_kept_values_are_one_query_on_its_history_partition(sample):
+    change(410000, "ben", 1)
+    [version] = PositionRepository(sample.repository.gateway).entry_versions("POSITION_2")
+    assert (version.document_id, version.position_id, version.amount, version.removed) == (
+        "DOC002",
+        "POSITION_2",
+        Decimal(400000),
+        False,
+    )
 
 
 def test_the_seed_articles_queries_return_exactly_the_seeds_items_after_changes(sample):

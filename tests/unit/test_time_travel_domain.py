@@ -8,14 +8,14 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
+from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.known_at import entries_counted_at
 from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister, UnfundedCommitment
 from fundportal.domain.time_travel import (
-    KnownValue,
     commitment_known,
     commitments_known_at,
     entries_as_of,
-    entries_known_at,
     valuation_date,
     value_entries,
 )
@@ -64,7 +64,7 @@ def test_a_call_due_after_the_date_is_not_counted():
 
 
 def test_an_entry_recorded_after_the_moment_is_left_out():
-    known = entries_known_at(position_1(), datetime(2025, 9, 30, tzinfo=UTC))
+    known = entries_counted_at(position_1(), [], {}, datetime(2025, 9, 30, tzinfo=UTC))
     # Only the untimed unfunded commitment (recorded before times were kept) was known then.
     assert [(e.document_id, e.kind.value) for e in known] == [("DOC001", "UNFUNDED_COMMITMENT")]
 
@@ -73,16 +73,16 @@ def test_an_amended_entry_counts_with_the_value_that_stood_then():
     entries = position_1()
     amended = CapitalCall("DOC002", amount=Decimal(760000), as_of_date=Q4, updated_at=AMENDED, revision=2, **IDS)
     current = [e for e in entries if not (e.document_id == "DOC002" and e.kind == amended.kind)] + [amended]
-    before = KnownValue(entries[3], set_at=LOADED, replaced_at=AMENDED)
-    then = entries_known_at(current, datetime(2026, 1, 1, tzinfo=UTC), [before])
+    before = EntryVersion.of(entries[3], AMENDED, "ana")
+    then = entries_counted_at(current, [before], {}, datetime(2026, 1, 1, tzinfo=UTC))
     assert sorted(e.amount for e in then if e.kind == amended.kind) == [Decimal(500000), Decimal(750000)]
-    now = entries_known_at(current, datetime(2026, 2, 1, tzinfo=UTC), [before])
+    now = entries_counted_at(current, [before], {}, datetime(2026, 2, 1, tzinfo=UTC))
     assert sorted(e.amount for e in now if e.kind == amended.kind) == [Decimal(500000), Decimal(760000)]
 
 
 def test_an_amended_entry_without_its_earlier_value_is_left_out_before_the_amendment():
     amended = CapitalCall("DOC002", amount=Decimal(760000), as_of_date=Q4, updated_at=AMENDED, revision=2, **IDS)
-    assert entries_known_at([amended], datetime(2026, 1, 1, tzinfo=UTC)) == []
+    assert entries_counted_at([amended], [], {}, datetime(2026, 1, 1, tzinfo=UTC)) == []
 
 
 def test_a_commitment_change_recorded_later_is_not_known_yet():

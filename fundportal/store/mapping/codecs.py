@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
+from fundportal.domain.approval_times import Approval
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
 from fundportal.domain.model import RestatedValue, jsonable
 
@@ -80,6 +81,11 @@ def rollup_out(state: dict[str, dict[str, Any]]) -> dict[str, Any]:
 # The register's awaiting-approval part rides in its Rollup map under this key (never a currency
 # code), so the position index's projection of Rollup carries it: {"Documents": [...], "Rollup": {...}}.
 AWAITING_KEY = "Awaiting"
+# The register's approval times per document (`approval_times`) ride in Rollup the same way
+# (projected with it), as {"DOC001": [["" (a first approval) or "<since ISO>", "<at ISO>"], ...]};
+# absent when none.
+APPROVALS_KEY = "Approvals"
+_NOT_CURRENCIES = frozenset((AWAITING_KEY, APPROVALS_KEY))
 
 
 def register_rollup_out(register: Any) -> dict[str, Any]:
@@ -87,6 +93,10 @@ def register_rollup_out(register: Any) -> dict[str, Any]:
     kept = rollup_out(register.rollup)
     if register.awaiting_documents:
         kept[AWAITING_KEY] = {"Documents": list(register.awaiting_documents), "Rollup": rollup_out(register.awaiting)}
+    if register.approvals:
+        kept[APPROVALS_KEY] = {
+            doc: [[iso(a.since) or "", iso(a.at)] for a in held] for doc, held in sorted(register.approvals.items())
+        }
     return kept
 
 
@@ -105,6 +115,8 @@ def _flows_after_nav(rollup: dict[str, Any]) -> dict[str, Any]:
         if code == AWAITING_KEY:
             slim[code] = {**data, "Rollup": _flows_after_nav(data["Rollup"])}
             continue
+        if code == APPROVALS_KEY:
+            continue  # the fund page values as of now only
         nav = data.get("Nav")
         since = nav[0] if nav else None  # the NAV's rank starts with its as-of date (ISO)
         flows = data.get("Flows") or {}
@@ -118,6 +130,13 @@ def read_awaiting(item: dict[str, Any], values: dict[str, Any]) -> None:
     held = (item.get("Rollup") or {}).get(AWAITING_KEY)
     values["awaiting"] = rollup_in(held["Rollup"]) if held else {}
     values["awaiting_documents"] = tuple(held["Documents"]) if held else ()
+    times = (item.get("Rollup") or {}).get(APPROVALS_KEY) or {}
+    values["approvals"] = {
+        doc: tuple(
+            Approval(datetime.fromisoformat(since) if since else None, datetime.fromisoformat(at)) for since, at in held
+        )
+        for doc, held in times.items()
+    }
 
 
 def rollup_in(value: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
@@ -132,7 +151,7 @@ def rollup_in(value: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
             **({"navs": [_rank_in(r) for r in data["Navs"]]} if data.get("Navs") else {}),
         }
         for code, data in (value or {}).items()
-        if code != AWAITING_KEY
+        if code not in _NOT_CURRENCIES
     }
 
 

@@ -1,15 +1,18 @@
 """How a kept entry value (`EntryVersion`, every LP amount versioned) is stored: in the document's
-history partition (`keys.entry_history_pk`), with no index keys, so neither the document's own
-Query nor any index ever returns it."""
+history partition (`keys.entry_history_pk`), so the document's own Query never returns it, and in
+its position's history partition of the position index (`keys.entry_history_position_keys`,
+sparse: a partition of its own, which no position page's Query reads), so a position's kept
+values are one Query (`PositionRepository.entry_versions`)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from fundportal.domain.entry_versions import EntryVersion
 
-from ..schema import TABLE
+from ..schema import POSITION_INDEX, TABLE
 from . import keys
 from .codecs import DATE, DATETIME, INTEGER, NUMBER, TEXT, Codec
 from .entities import MAPS, Attribute, EntityMap
@@ -25,8 +28,24 @@ def _keys(version: EntryVersion) -> tuple[str, str]:
     )
 
 
+def _position_keys(version: EntryVersion) -> tuple[str, str]:
+    replaced_at = version.replaced_at.isoformat(timespec="microseconds")
+    return keys.entry_history_position_keys(
+        version.position_id, version.document_id, version.kind, replaced_at, version.revision, version.removed
+    )
+
+
 def _read_keys(item: dict[str, Any], values: dict[str, Any]) -> None:
-    values["kind"], values["position_id"], _, values["revision"] = keys.parse_entry_history_sk(item[TABLE.sk])
+    """The fields held in the keys; read from the position index (which projects neither
+    DocumentId, ReplacedAt nor Removed) they come from the keys too."""
+    kind, position_id, replaced_at, revision = keys.parse_entry_history_sk(item[TABLE.sk])
+    values["kind"], values["position_id"], values["revision"] = kind, position_id, revision
+    values["document_id"] = values["document_id"] or keys.parse_entry_history_pk(item[TABLE.pk])
+    if values["replaced_at"] is None:
+        values["replaced_at"] = datetime.fromisoformat(replaced_at)
+    index_sk = item.get(TABLE.index(POSITION_INDEX).sk)
+    if "Removed" not in item and index_sk is not None:
+        values["removed"] = keys.parse_entry_history_position_removed(index_sk)
 
 
 ENTRY_VERSION = EntityMap(
@@ -49,6 +68,7 @@ ENTRY_VERSION = EntityMap(
         Attribute("updated_by", "UpdatedBy"),
         Attribute("revision", "Revision", INTEGER, 1),
     ),
+    indexes={POSITION_INDEX: _position_keys},
     read_keys=_read_keys,
 )
 MAPS[EntryVersion] = ENTRY_VERSION

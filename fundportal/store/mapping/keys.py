@@ -248,6 +248,38 @@ def parse_entry_history_sk(sk: str) -> tuple[Kind, str, str, int]:
     return Kind(kind), position_id, replaced_at_iso, int(revision)
 
 
+def parse_entry_history_pk(pk: str) -> str:
+    """The document id of an entry version's PK."""
+    prefix, _, document_id = pk.partition(SEP)
+    if prefix != HISTORY_PREFIX or not document_id:
+        raise ValueError(f"not an entry-history key: {pk!r}")
+    return document_id
+
+
+# A position's kept values, one Query (known_at on the position page): a sparse companion
+# partition on GSI_Position_Document that no position's own partition (GSI2_PK=POSITION_1) shares.
+#   EntryVersion  GSI2_PK=HIST#POSITION_1 / GSI2_SK=DOC001#CAPITAL_CALL#<replaced at, ISO>#000002#R
+# The last part: R (the value was removed) or C (changed); the index does not project Removed.
+_REMOVED, _CHANGED = "R", "C"
+
+
+def entry_history_position_pk(position_id: str) -> str:
+    return _join(HISTORY_PREFIX, validate_id(position_id, "position id"))
+
+
+def entry_history_position_keys(
+    position_id: str, document_id: str, kind: Kind, replaced_at_iso: str, revision: int, removed: bool
+) -> tuple[str, str]:
+    """(GSI2_PK, GSI2_SK) of an entry version: its position's history partition."""
+    sk = _join(document_id, kind.value, replaced_at_iso, f"{revision:06d}", _REMOVED if removed else _CHANGED)
+    return entry_history_position_pk(position_id), sk
+
+
+def parse_entry_history_position_removed(gsi2_sk: str) -> bool:
+    """Whether the entry version whose GSI2_SK this is kept a removed value."""
+    return gsi2_sk.rsplit(SEP, 1)[-1] == _REMOVED
+
+
 # --- search keys (case-insensitive id search without a Scan) -----------------------
 
 SEARCH_PREFIX = "SEARCH"

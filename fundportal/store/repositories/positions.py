@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionEntry, PositionRegister
 
@@ -160,6 +161,14 @@ class PositionRepository:
         if kind is not None and entries:
             register = RegisterRepository(self.gateway).get(position_id)
         return entries, register
+
+    def entry_versions(self, position_id: str) -> list[EntryVersion]:
+        """Every kept value of the position's entries (changed or removed), in every document:
+        one Query on its history partition of the position index (more only past 1 MB). The
+        index projects what valuing needs, not who replaced a value (`replaced_by` is empty)."""
+        values = {":pk": keys.entry_history_position_pk(position_id)}
+        items = self.gateway.query(f"{_INDEX.pk} = :pk", values, index=POSITION_INDEX)
+        return [from_item(EntryVersion, item) for item in items]
 
     def as_stored(self, entries: list[PositionEntry]) -> list[PositionEntry]:
         """`entries` (read from the index, which holds a projection) as the table holds them,
