@@ -134,6 +134,9 @@ TEMPLATE_URL_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_URL_CACHE", 
 # The row macros' formatted figures output without HTML escaping (they hold no character that
 # needs it: fundportal/perf/unescaped_figures.py).
 TEMPLATE_UNESCAPED_FIGURES = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_UNESCAPED_FIGURES", default=True)
+# The read API's bodies serialised as built, not first checked against their schema by ninja
+# (fundportal/perf/direct_json.py): the same bytes.
+API_DIRECT_JSON = SPEED_TRICKS and env.bool("FUNDPORTAL_API_DIRECT_JSON", default=True)
 # A serving process, at its first request, freezes what start-up loaded and collects young
 # objects every this many allocations instead of 700 (fundportal/perf/gc_tuning.py): garbage
 # collection was a large share of a 100-position document page. 0: the collector is left alone.

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from fundportal.perf import direct_json
+from fundportal.web import json_bodies
+
 pytestmark = pytest.mark.django_db
 
 PINNED = Path(__file__).parent / "pinned"
@@ -32,3 +35,49 @@ def test_the_json_of_fund_lines_and_position_history_is_byte_for_byte_pinned(sam
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert response.content == pinned(name)
+
+
+# Every endpoint on the sample, plain and with its parameters: the body sent as built (the speed
+# trick) and the body ninja checked against the schema (the plain path) are the same bytes.
+EVERY_ENDPOINT = [
+    "/api/v1/documents",
+    "/api/v1/documents?fund=FUND_A&from=2025-01-01",
+    "/api/v1/documents/DOC001",
+    "/api/v1/documents/DOC001?as_of=2025-10-31",
+    "/api/v1/documents/DOC001/reconciliation",
+    "/api/v1/documents/DOC001/audit",
+    "/api/v1/positions/POSITION_1",
+    "/api/v1/positions/POSITION_1?known_at=2030-01-01",
+    "/api/v1/positions/POSITION_1/figures?as_of=2025-09-30",
+    "/api/v1/positions/POSITION_1/reconciliation",
+    "/api/v1/positions?fund=FUND_A",
+    "/api/v1/positions?investor=INVESTOR_1",
+    "/api/v1/funds",
+    "/api/v1/funds?limit=1",
+    "/api/v1/funds/FUND_A/lines",
+    "/api/v1/funds/FUND_A/figures?as_of=2025-09-30",
+    "/api/v1/funds/FUND_A/reconciliation",
+    "/api/v1/investors",
+    "/api/v1/investors/INVESTOR_1/lines",
+    "/api/v1/investors/INVESTOR_1/figures",
+    "/api/v1/investors/INVESTOR_1/reconciliation",
+]
+
+
+@pytest.fixture
+def sender():
+    """Put the process's direct sender (installed or not by `PerfConfig.ready()`) back after."""
+    installed = json_bodies.direct_sender()
+    yield json_bodies.set_direct_sender
+    json_bodies.set_direct_sender(installed)
+
+
+@pytest.mark.parametrize("path", EVERY_ENDPOINT)
+def test_a_body_sent_as_built_is_byte_for_byte_the_body_ninja_checked(sample, api_client, sender, path):
+    sender(None)
+    checked = api_client.get(path)
+    sender(direct_json.send)
+    direct = api_client.get(path)
+    assert checked.status_code == direct.status_code == 200, checked.content
+    assert direct["Content-Type"] == checked["Content-Type"]
+    assert direct.content == checked.content
