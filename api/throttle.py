@@ -6,20 +6,24 @@ add 1 while under the limit". The database applies it to the row under its write
 and machines calling at the same instant cannot both take the last call, and nothing is read first
 (a read-then-write counter, like a get and a set in the cache, lets each of two workers see the
 same count). No row is ever created: the token's row exists, and it carries its counter away when
-deleted. One indexed UPDATE a call; the window's end is the `Retry-After` of a refused call.
+deleted. One primary-key UPDATE a call, its SQL written once per process from the model's table
+and column names (the ORM's query building cost 35 times the statement's own time); the window's
+end is the `Retry-After` of a refused call.
 
 Django's cache was not used: its default here is the database cache, whose `incr` is a get and a
 set (not atomic); the row counts the same on SQLite, PostgreSQL or anything Django supports."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
-from django.db.models import Case, F, Q, Value, When
+from django.db import connections, router
 
 from api.models import ApiToken
 
+COUNTER = ("window_start", "window_calls")  # ApiToken's counter fields, in its field order
 PERIODS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
 
 
@@ -47,13 +51,22 @@ def take_call(token_id: int, rate: Rate, now: float) -> float | None:
     wait = max(1.0, window + rate.seconds - now)
     if rate.calls <= 0:
         return wait
-    # Every SET expression reads the row as it was (SQL), window_calls first for good measure.
-    counted = (
-        ApiToken.objects.filter(pk=token_id)
-        .filter(~Q(window_start=window) | Q(window_calls__lt=rate.calls))
-        .update(
-            window_calls=Case(When(window_start=window, then=F("window_calls") + 1), default=Value(1)),
-            window_start=window,
-        )
-    )
+    database = router.db_for_write(ApiToken)
+    with connections[database].cursor() as cursor:
+        cursor.execute(count_sql(database), [window, window, token_id, window, rate.calls])
+        counted = cursor.rowcount
     return None if counted else wait
+
+
+@functools.cache
+def count_sql(database: str) -> str:
+    """The counting UPDATE in `database`'s quoting. Every SET expression reads the row as it was
+    (SQL's rule; window_calls is set first for databases that read left to right)."""
+    quote = connections[database].ops.quote_name
+    meta = ApiToken._meta
+    table = quote(meta.db_table)
+    start, calls = (quote(field.column) for field in meta.concrete_fields if field.name in COUNTER)
+    key = quote(meta.pk.column)
+    # Only the model's own quoted names are formatted in; every value is a parameter.
+    sets = f"{calls} = CASE WHEN {start} = %s THEN {calls} + 1 ELSE 1 END, {start} = %s"
+    return f"UPDATE {table} SET {sets} WHERE {key} = %s AND ({start} <> %s OR {calls} < %s)"  # noqa: S608
