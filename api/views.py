@@ -203,14 +203,14 @@ class AuditTrailOut(Page):
 
 
 @router.get("/documents/{document_id}/audit", response=AuditTrailOut, tags=["documents"])
-def document_audit(request: HttpRequest, document_id: str) -> Any:
-    """Who changed what and when, newest first: the audit page's latest 50 changes."""
-    document, entries = document_selectors.audit_trail(document_id=document_id, scope=scope_of(request))
+def document_audit(request: HttpRequest, document_id: str, cursor: str | None = Cursor) -> Any:
+    """Who changed what and when, newest first, 50 a page (the audit page's; follow `next`)."""
+    page = document_selectors.audit_trail(document_id=document_id, cursor=cursor, scope=scope_of(request))
     return respond(
         request,
         {
-            "next": None,
-            "document_id": document.document_id,
+            "next": next_link(request, page.next_cursor),
+            "document_id": page.document.document_id,
             "entries": [
                 {
                     "at": e.at.isoformat() if e.at else None,
@@ -219,7 +219,7 @@ def document_audit(request: HttpRequest, document_id: str) -> Any:
                     "target": e.target,
                     "changes": _jsonable(e.changes),
                 }
-                for e in entries
+                for e in page.entries
             ],
         },
     )

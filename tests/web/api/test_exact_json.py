@@ -81,3 +81,23 @@ def test_a_body_sent_as_built_is_byte_for_byte_the_body_ninja_checked(sample, ap
     assert checked.status_code == direct.status_code == 200, checked.content
     assert direct["Content-Type"] == checked["Content-Type"]
     assert direct.content == checked.content
+
+
+def test_an_audit_trail_with_changes_is_the_same_bytes_either_way(sample, api_client, editor_client, sender):
+    changed = {
+        "kind": "capital_call",
+        "position_id": "POSITION_1",
+        "fund_id": "FUND_A",
+        "investor_id": "INVESTOR_1",
+        "amount": "600000",
+        "status": "Completed",
+        "currency": "USD",
+        "due_date": "2025-10-15",
+    }
+    assert editor_client.post("/documents/DOC001/entries/capital_call/POSITION_1/edit/", changed).status_code == 302
+    sender(None)
+    checked = api_client.get("/api/v1/documents/DOC001/audit")
+    sender(direct_json.send)
+    direct = api_client.get("/api/v1/documents/DOC001/audit")
+    assert b'"amount": ["500000", "600000"]' in direct.content
+    assert direct.content == checked.content
