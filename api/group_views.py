@@ -14,6 +14,7 @@ from api import selectors as api_selectors
 from api.schemas import LineOut, Page, TotalOut
 from api.time_travel import AsOf, KnownAt, travel_of
 from api.views import Cursor, Limit, ReconciliationOut, next_link, scope_of, unfunded_lines
+from fundportal.web.json_bodies import respond
 from funds import selectors as fund_selectors
 from funds.as_of import as_of_page
 
@@ -30,14 +31,17 @@ class FundListOut(Page):
 
 
 @router.get("/funds", response=FundListOut, tags=["funds"])
-def fund_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
+def fund_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> Any:
     """The covered funds with their totals per currency (the funds page)."""
     funds = fund_selectors.fund_list(scope=scope_of(request))
     page = paging.page_of(funds, lambda f: (f.fund_id,), query=("api-funds",), cursor=cursor, limit=limit)
-    return {
-        "next": next_link(request, page.next_cursor),
-        "funds": [{"fund_id": f.fund_id, "totals": [schemas.total_out(t) for t in f.totals]} for f in page.rows],
-    }
+    return respond(
+        request,
+        {
+            "next": next_link(request, page.next_cursor),
+            "funds": [{"fund_id": f.fund_id, "totals": [schemas.total_out(t) for t in f.totals]} for f in page.rows],
+        },
+    )
 
 
 class GroupLinesOut(Page):
@@ -48,15 +52,18 @@ class GroupLinesOut(Page):
 
 def _lines(
     request: HttpRequest, page: fund_selectors.GroupPage, on: date, kind: str, cursor: str | None, limit: int
-) -> dict[str, Any]:
+) -> Any:
     query = ("api-lines", kind, page.group_id, on.isoformat())
     sliced = paging.page_of(page.lines, lambda x: (x.position_id, x.currency), query=query, cursor=cursor, limit=limit)
-    return {
-        "next": next_link(request, sliced.next_cursor),
-        "as_of": on,
-        "lines": [schemas.line_out(line) for line in sliced.rows],
-        "totals": [schemas.total_out(t) for t in page.totals],
-    }
+    return respond(
+        request,
+        {
+            "next": next_link(request, sliced.next_cursor),
+            "as_of": on,
+            "lines": [schemas.line_out(line) for line in sliced.rows],
+            "totals": [schemas.total_out(t) for t in page.totals],
+        },
+    )
 
 
 @router.get("/funds/{fund_id}/lines", response=GroupLinesOut, tags=["funds"])
@@ -66,7 +73,7 @@ def fund_lines(
     cursor: str | None = Cursor,
     as_of: str | None = AsOf,
     known_at: str | None = KnownAt,
-) -> dict[str, Any]:
+) -> Any:
     """The fund's positions, 100 a page (a line per currency; follow `next`), and its totals
     from the fund's summary: the fund page's own page and signed cursor, so any fund size costs
     the same. `as_of`: the lines valued then, as on the page (one BatchGetItem more). `known_at`
@@ -76,12 +83,15 @@ def fund_lines(
     on = travel.as_of or date.today()
     found = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, cursor=cursor, scope=scope_of(request))
     page = as_of_page(found, travel)
-    return {
-        "next": next_link(request, page.next_cursor),
-        "as_of": on,
-        "lines": [schemas.line_out(line) for line in page.lines],
-        "totals": [schemas.total_out(t) for t in page.totals],
-    }
+    return respond(
+        request,
+        {
+            "next": next_link(request, page.next_cursor),
+            "as_of": on,
+            "lines": [schemas.line_out(line) for line in page.lines],
+            "totals": [schemas.total_out(t) for t in page.totals],
+        },
+    )
 
 
 class GroupFiguresOut(Schema):
@@ -90,26 +100,24 @@ class GroupFiguresOut(Schema):
 
 
 @router.get("/funds/{fund_id}/figures", response=GroupFiguresOut, tags=["figures"])
-def fund_figures(
-    request: HttpRequest, fund_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
-) -> dict[str, Any]:
+def fund_figures(request: HttpRequest, fund_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt) -> Any:
     """The fund's totals per currency as of a date: the fund page's totals (from its summary);
     `known_at` checked, not applied, as on the fund page."""
     travel = travel_of(as_of, known_at)
     on = travel.as_of or date.today()
     page = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request))
-    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
+    return respond(request, {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]})
 
 
 @router.get("/funds/{fund_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
 def fund_reconciliation(
     request: HttpRequest, fund_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
-) -> dict[str, Any]:
+) -> Any:
     """Computed vs reported unfunded per line and the fund's flags (the fund page's section)."""
     travel = travel_of(as_of, known_at)
     page = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request))
     found = page.reconciliation
-    return {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)}
+    return respond(request, {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})
 
 
 class InvestorListOut(Page):
@@ -117,11 +125,11 @@ class InvestorListOut(Page):
 
 
 @router.get("/investors", response=InvestorListOut, tags=["investors"])
-def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> dict[str, Any]:
+def investor_list(request: HttpRequest, cursor: str | None = Cursor, limit: int = Limit) -> Any:
     """The investors of the covered funds (an LP user: their own)."""
     ids = api_selectors.investor_ids(scope=scope_of(request))
     page = paging.page_of(ids, lambda i: (i,), query=("api-investors",), cursor=cursor, limit=limit)
-    return {"next": next_link(request, page.next_cursor), "investors": page.rows}
+    return respond(request, {"next": next_link(request, page.next_cursor), "investors": page.rows})
 
 
 @router.get("/investors/{investor_id}/lines", response=GroupLinesOut, tags=["investors"])
@@ -132,7 +140,7 @@ def investor_lines(
     limit: int = Limit,
     as_of: str | None = AsOf,
     known_at: str | None = KnownAt,
-) -> dict[str, Any]:
+) -> Any:
     """The investor's positions across the covered funds and their totals (the investor page);
     `as_of`: valued then from the registers already read; `known_at` checked, not applied, as
     on the investor page."""
@@ -144,20 +152,20 @@ def investor_lines(
 @router.get("/investors/{investor_id}/figures", response=GroupFiguresOut, tags=["figures"])
 def investor_figures(
     request: HttpRequest, investor_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
-) -> dict[str, Any]:
+) -> Any:
     """The investor's totals per currency as of a date (`known_at` checked, not applied, as on
     the investor page)."""
     on = travel_of(as_of, known_at).as_of or date.today()
     page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
-    return {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]}
+    return respond(request, {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]})
 
 
 @router.get("/investors/{investor_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
 def investor_reconciliation(
     request: HttpRequest, investor_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
-) -> dict[str, Any]:
+) -> Any:
     """Computed vs reported unfunded per line and the investor's flags (the investor page's section)."""
     travel = travel_of(as_of, known_at)
     page = fund_selectors.investor_detail(investor_id=investor_id, as_of=travel.as_of, scope=scope_of(request))
     found = page.reconciliation
-    return {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)}
+    return respond(request, {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})

@@ -17,14 +17,16 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The throttle's counter (`api.throttle`): the current window's start (epoch seconds) and the
+    # calls counted in it, both changed only by its one atomic UPDATE.
+    window_start = models.BigIntegerField(default=0, editable=False)
+    window_calls = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name = "API token"
 
     def __str__(self) -> str:
-        # The throttle's key (ninja's AuthRateThrottle hashes str(request.auth)): one per token,
-        # never reused (ids can be after a deletion).
         return f"api-token-{self.digest[:20]}"
 
     @property

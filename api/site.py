@@ -1,19 +1,20 @@
 """The API itself: django-ninja's `NinjaAPI` at /api/v1/ with bearer-token auth, a throttle per
-token (its state in Django's shared cache, so every worker counts the same calls), and every
-error as problem details (`api.problems`)."""
+token (an atomic counter on the token's row in Django's database, so every worker counts the same
+calls: `api.throttle`), and every error as problem details (`api.problems`)."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 from django.conf import settings
 from django.http import HttpRequest
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
-from ninja.throttling import AuthRateThrottle
+from ninja.throttling import BaseThrottle
 
-from api import group_views, problems, tokens, views
+from api import group_views, problems, throttle, tokens, views
 from api.models import ApiToken
 
 
@@ -29,32 +30,24 @@ class TokenAuth(HttpBearer):
         return record
 
 
-class TokenThrottle(AuthRateThrottle):
-    """Calls per token (`API_THROTTLE_RATE`, e.g. "120/min"), counted in the shared cache. One
-    instance serves every request of a process: what ninja's throttle keeps between its check and
-    its `wait()` (the key, the calls seen, the time) is kept per thread."""
+class TokenThrottle(BaseThrottle):
+    """`API_THROTTLE_RATE` calls per token (e.g. "120/min"; empty: no limit) in a fixed window,
+    counted by `api.throttle.take_call` (one atomic UPDATE of the token's row). One instance
+    serves every request of a process: the wait ninja asks for after a refusal is kept per thread."""
 
-    scope = "api-token"
     _state = threading.local()
 
-    key = property(lambda self: self._state.key, lambda self, value: setattr(self._state, "key", value))
-    history = property(lambda self: self._state.history, lambda self, value: setattr(self._state, "history", value))
-    now = property(lambda self: self._state.now, lambda self, value: setattr(self._state, "now", value))
-
-    def get_rate(self) -> str | None:
-        return getattr(settings, "API_THROTTLE_RATE", "120/min")
-
     def allow_request(self, request: HttpRequest) -> bool:
-        # The rate is read on each call (settings may change; tests override it).
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request)
+        token = getattr(request, "api_token", None)
+        rate = getattr(settings, "API_THROTTLE_RATE", "120/min")  # read each call: tests change it
+        if token is None or not rate:
+            return True
+        self._state.wait = throttle.take_call(token.pk, throttle.parse_rate(rate), time.time())
+        return self._state.wait is None
 
     def wait(self) -> float | None:
-        """Seconds until the oldest call in the window leaves it (one more call is allowed then)."""
-        if not self.history:
-            return float(self.duration or 1)
-        return max(1.0, float(self.duration - (self.now - self.history[-1])))
+        """Seconds until the window ends (one more call is allowed then)."""
+        return getattr(self._state, "wait", None)
 
 
 api = NinjaAPI(

@@ -24,6 +24,7 @@ from fundportal.access.scope import request_scope
 from fundportal.domain.access import AccessScope
 from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES
 from fundportal.domain.time_travel import valuation_date
+from fundportal.web.json_bodies import respond
 from funds import selectors as fund_selectors
 from positions import selectors as position_selectors
 from positions.as_of import position_history_as_of
@@ -78,7 +79,7 @@ def document_list(
     cursor: str | None = Cursor,
     as_of: str | None = AsOf,
     known_at: str | None = KnownAt,
-) -> dict[str, Any]:
+) -> Any:
     """Current documents across months, newest first, 50 a page: the documents page's list and
     filters; `as_of`: those dated after it left out, as on the page."""
     travel = travel_of(as_of, known_at)
@@ -92,20 +93,23 @@ def document_list(
         raise ValidationError(errors)
     filters = list_filters_as_of(form.filters(), travel.as_of)
     page = list_selectors.document_list_page(filters=filters, cursor=cursor, scope=scope_of(request))
-    return {
-        "next": next_link(request, page.older_cursor),
-        "documents": [
-            {
-                "document_id": d.summary.document_id,
-                "title": d.summary.title,
-                "fund_id": d.summary.fund_id,
-                "as_of_date": d.summary.as_of_date,
-                "document_type": d.document_type,
-                "status": d.summary.status,
-            }
-            for d in page.documents
-        ],
-    }
+    return respond(
+        request,
+        {
+            "next": next_link(request, page.older_cursor),
+            "documents": [
+                {
+                    "document_id": d.summary.document_id,
+                    "title": d.summary.title,
+                    "fund_id": d.summary.fund_id,
+                    "as_of_date": d.summary.as_of_date,
+                    "document_type": d.document_type,
+                    "status": d.summary.status,
+                }
+                for d in page.documents
+            ],
+        },
+    )
 
 
 class DocumentRowOut(Schema):
@@ -132,7 +136,7 @@ class DocumentOverviewOut(Schema):
 @router.get("/documents/{document_id}", response=DocumentOverviewOut, tags=["documents"])
 def document_overview(
     request: HttpRequest, document_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
-) -> dict[str, Any]:
+) -> Any:
     """Everything a document holds, by position, with figures per currency (the document page);
     `as_of` before the document's date: a 404 saying so, as on the page."""
     travel = travel_of(as_of, known_at)
@@ -144,21 +148,24 @@ def document_overview(
         if activity is None
         else {"amount": schemas.money_out(activity.money), "status": activity.status, "as_of_date": activity.as_of_date}
     )
-    return {
-        "document": schemas.document_out(page.document),
-        "capital_activity": shown_activity,
-        "positions": [
-            {
-                "position_id": row.position_id,
-                "fund_id": row.fund_id,
-                "investor_id": row.investor_id,
-                "entries": schemas.entries_out(row.cells),
-                "figures": [schemas.figures_out(f) for f in row.figures],
-            }
-            for row in page.rows
-        ],
-        "totals": [schemas.figures_out(f) for f in page.totals],
-    }
+    return respond(
+        request,
+        {
+            "document": schemas.document_out(page.document),
+            "capital_activity": shown_activity,
+            "positions": [
+                {
+                    "position_id": row.position_id,
+                    "fund_id": row.fund_id,
+                    "investor_id": row.investor_id,
+                    "entries": schemas.entries_out(row.cells),
+                    "figures": [schemas.figures_out(f) for f in row.figures],
+                }
+                for row in page.rows
+            ],
+            "totals": [schemas.figures_out(f) for f in page.totals],
+        },
+    )
 
 
 class DocumentReconciliationOut(Schema):
@@ -168,15 +175,18 @@ class DocumentReconciliationOut(Schema):
 
 
 @router.get("/documents/{document_id}/reconciliation", response=DocumentReconciliationOut, tags=["reconciliation"])
-def document_reconciliation(request: HttpRequest, document_id: str) -> dict[str, Any]:
+def document_reconciliation(request: HttpRequest, document_id: str) -> Any:
     """The document's capital activity against its positions' calls, and its flags."""
     page = document_selectors.document_overview(document_id=document_id, scope=scope_of(request))
     found = page.reconciliation
-    return {
-        "activity": schemas.money_out(found.activity),
-        "calls": schemas.money_out(found.calls),
-        "flags": schemas.flags_out(found.flags),
-    }
+    return respond(
+        request,
+        {
+            "activity": schemas.money_out(found.activity),
+            "calls": schemas.money_out(found.calls),
+            "flags": schemas.flags_out(found.flags),
+        },
+    )
 
 
 class AuditOut(Schema):
@@ -193,23 +203,26 @@ class AuditTrailOut(Page):
 
 
 @router.get("/documents/{document_id}/audit", response=AuditTrailOut, tags=["documents"])
-def document_audit(request: HttpRequest, document_id: str) -> dict[str, Any]:
-    """Who changed what and when, newest first: the audit page's latest 50 changes."""
-    document, entries = document_selectors.audit_trail(document_id=document_id, scope=scope_of(request))
-    return {
-        "next": None,
-        "document_id": document.document_id,
-        "entries": [
-            {
-                "at": e.at.isoformat() if e.at else None,
-                "user": e.user,
-                "action": e.action,
-                "target": e.target,
-                "changes": _jsonable(e.changes),
-            }
-            for e in entries
-        ],
-    }
+def document_audit(request: HttpRequest, document_id: str, cursor: str | None = Cursor) -> Any:
+    """Who changed what and when, newest first, 50 a page (the audit page's; follow `next`)."""
+    page = document_selectors.audit_trail(document_id=document_id, cursor=cursor, scope=scope_of(request))
+    return respond(
+        request,
+        {
+            "next": next_link(request, page.next_cursor),
+            "document_id": page.document.document_id,
+            "entries": [
+                {
+                    "at": e.at.isoformat() if e.at else None,
+                    "user": e.user,
+                    "action": e.action,
+                    "target": e.target,
+                    "changes": _jsonable(e.changes),
+                }
+                for e in page.entries
+            ],
+        },
+    )
 
 
 def _jsonable(value: object) -> object:
@@ -249,27 +262,30 @@ def position_history(
     cursor: str | None = Cursor,
     as_of: str | None = AsOf,
     known_at: str | None = KnownAt,
-) -> dict[str, Any]:
+) -> Any:
     """A position across documents with running figures, a page at a time (the position page);
     with `as_of` / `known_at`: every document up to that date on one page, valued then."""
     history = _history(request, position_id, cursor, as_of, known_at)
-    return {
-        "next": next_link(request, history.next_cursor),
-        "position_id": history.position_id,
-        "fund_id": history.fund_id,
-        "investor_id": history.investor_id,
-        "headline": [schemas.line_out(line) for line in history.headline],
-        "rows": [
-            {
-                "document_id": row.document_id,
-                "as_of_date": row.as_of_date,
-                "currency": row.currency,
-                "entries": schemas.entries_out(row.cells),
-                "to_date": schemas.figures_out(row.to_date),
-            }
-            for row in history.rows
-        ],
-    }
+    return respond(
+        request,
+        {
+            "next": next_link(request, history.next_cursor),
+            "position_id": history.position_id,
+            "fund_id": history.fund_id,
+            "investor_id": history.investor_id,
+            "headline": [schemas.line_out(line) for line in history.headline],
+            "rows": [
+                {
+                    "document_id": row.document_id,
+                    "as_of_date": row.as_of_date,
+                    "currency": row.currency,
+                    "entries": schemas.entries_out(row.cells),
+                    "to_date": schemas.figures_out(row.to_date),
+                }
+                for row in history.rows
+            ],
+        },
+    )
 
 
 def _history(
@@ -299,13 +315,16 @@ class FiguresAsOfOut(Schema):
 @router.get("/positions/{position_id}/figures", response=FiguresAsOfOut, tags=["figures"])
 def position_figures(
     request: HttpRequest, position_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
-) -> dict[str, Any]:
+) -> Any:
     """The position's figures per currency as of a date and as known at a moment: the position
     page's headline with the same parameters (valued as of `as_of`, else `known_at`'s day, else today)."""
     travel = travel_of(as_of, known_at)
     history = _history(request, position_id, None, as_of, known_at)
     on = valuation_date(travel.as_of, travel.known_at, date.today())
-    return {"as_of": on, "known_at": travel.known_at, "lines": [schemas.line_out(line) for line in history.headline]}
+    return respond(
+        request,
+        {"as_of": on, "known_at": travel.known_at, "lines": [schemas.line_out(line) for line in history.headline]},
+    )
 
 
 class UnfundedLineOut(Schema):
@@ -343,10 +362,10 @@ def unfunded_lines(lines: list) -> list[dict]:
 
 
 @router.get("/positions/{position_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
-def position_reconciliation(request: HttpRequest, position_id: str) -> dict[str, Any]:
+def position_reconciliation(request: HttpRequest, position_id: str) -> Any:
     """Computed vs reported unfunded and the flags of the position's register and first page."""
     found = _history(request, position_id, None).reconciliation
-    return {"unfunded": unfunded_lines(found.unfunded.lines), "flags": schemas.flags_out(found.flags)}
+    return respond(request, {"unfunded": unfunded_lines(found.unfunded.lines), "flags": schemas.flags_out(found.flags)})
 
 
 class PositionOut(Schema):
@@ -368,7 +387,7 @@ def position_list(
     investor: str | None = InvestorFilter,
     cursor: str | None = Cursor,
     limit: int = Limit,
-) -> dict[str, Any]:
+) -> Any:
     """A fund's or an investor's positions (give one of `fund`, `investor`): the lines of its page, by position."""
     if bool(fund) == bool(investor):
         raise HttpError(400, "Give one of fund or investor.")
@@ -393,7 +412,7 @@ def position_list(
         if line.commitment is not None:
             position["commitment"] = schemas.money_out(line.commitment)
     if fund:
-        return {"next": next_link(request, group.next_cursor), "positions": list(held.values())}
+        return respond(request, {"next": next_link(request, group.next_cursor), "positions": list(held.values())})
     query = ("api-positions", "", investor or "")
     page = paging.page_of(list(held.values()), lambda p: (p["position_id"],), query=query, cursor=cursor, limit=limit)
-    return {"next": next_link(request, page.next_cursor), "positions": page.rows}
+    return respond(request, {"next": next_link(request, page.next_cursor), "positions": page.rows})

@@ -1,6 +1,7 @@
-"""`python -m bench.profile_pages`: the document, position and fund pages rendered in this
-process through Django's test client (every middleware, a signed-in session in the database),
-timed against the data-layer query each page makes, and optionally cProfile'd.
+"""`python -m bench.profile_pages`: the document, position and fund pages and the read API's
+fund lines and position history, rendered in this process through Django's test client (every
+middleware; a signed-in session in the database, or an API token), timed against the data-layer
+query each page makes, and optionally cProfile'd.
 
 The same page data as `make bench` section 3 (a 100-position document, one position across
 10 documents, a 1,000-position fund) on a DynamoDB Local of its own, in memory. No gunicorn and
@@ -9,6 +10,7 @@ and a profile shows where it goes. One core's worth of work: safe to run beside 
 
     .venv/bin/python -m bench.profile_pages                # ratios (20 trials)
     .venv/bin/python -m bench.profile_pages --profile fund # + the fund page's top functions
+    .venv/bin/python -m bench.profile_pages --profile api-fund --sort cumulative
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PAGES = ("document", "position", "fund")
+PAGES = ("document", "position", "fund", "api-fund", "api-position")
+# The data-layer call each page makes: an API endpoint is held to its page's query.
+QUERY_OF = {
+    "document": "document",
+    "position": "position",
+    "fund": "fund",
+    "api-fund": "fund",
+    "api-position": "position",
+}
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -42,6 +52,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def setup(workdir: Path, endpoint: str) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'db.sqlite3'}"
+    # As in `make bench`: the throttle counts every call (one UPDATE) but never refuses one.
+    os.environ.setdefault("API_THROTTLE_RATE", "1000000/min")
     from .pages import TABLE
     from .run import setup_django
 
@@ -52,14 +64,18 @@ def setup(workdir: Path, endpoint: str) -> None:
     call_command("createcachetable", verbosity=0)
 
 
-def signed_in_client() -> Any:
+def signed_in_clients() -> tuple[Any, Any]:
+    """A client with a signed-in session (the pages) and one with the same user's API token."""
     from django.contrib.auth import get_user_model
     from django.test import Client
+
+    from api import tokens
 
     user = get_user_model().objects.create_superuser("bench", password="bench-only")
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
-    return client
+    token = tokens.issue(user, "profile_pages").token
+    return client, Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {token}")
 
 
 def contenders() -> dict[str, Callable[[], Any]]:
@@ -71,16 +87,18 @@ def contenders() -> dict[str, Callable[[], Any]]:
 
     from .pages import DOCUMENT, FUND, POSITION, TABLE
 
-    client = signed_in_client()
+    client, api_client = signed_in_clients()
     paths = {
         "document": reverse("documents:detail", kwargs={"document_id": DOCUMENT}),
         "position": reverse("positions:detail", kwargs={"position_id": POSITION}),
         "fund": reverse("funds:detail", kwargs={"fund_id": FUND}),
+        "api-fund": f"/api/v1/funds/{FUND}/lines",
+        "api-position": f"/api/v1/positions/{POSITION}",
     }
 
     def page(path: str) -> Callable[[], Any]:
         def get() -> Any:
-            response = client.get(path)
+            response = (api_client if path.startswith("/api/") else client).get(path)
             if response.status_code != 200:
                 raise RuntimeError(f"{path} answered {response.status_code}")
             return response
@@ -97,6 +115,8 @@ def contenders() -> dict[str, Callable[[], Any]]:
         "position query": lambda: positions.page(POSITION),
         "fund page": page(paths["fund"]),
         "fund query": lambda: registers.fund_page(FUND),
+        "api-fund page": page(paths["api-fund"]),
+        "api-position page": page(paths["api-position"]),
     }
 
 
@@ -112,10 +132,14 @@ def profile(call: Callable[[], Any], calls: int, top: int, sort: str) -> str:
 
 
 def dump(calls: dict[str, Callable[[], Any]], directory: Path) -> None:
-    """Each page's HTML, the per-request tokens (CSRF, the DynamoDB footer's timing) blanked."""
+    """Each page's HTML (an endpoint's JSON), the per-request tokens (CSRF, the DynamoDB
+    footer's timing) blanked."""
     directory.mkdir(parents=True, exist_ok=True)
     for name in PAGES:
         html = calls[f"{name} page"]().content.decode()
+        if name.startswith("api-"):
+            (directory / f"{name}.json").write_text(html)
+            continue
         html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value=""', html)
         html = re.sub(r"RCU · [0-9.]+ ms", "RCU · ms", html)
         (directory / f"{name}.html").write_text(html)
@@ -144,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             print("|---|---|---|---|---|---|---|")
             for name in PAGES:
-                page, query = samples[f"{name} page"], samples[f"{name} query"]
+                page, query = samples[f"{name} page"], samples[f"{QUERY_OF[name]} query"]
                 ratio, own = page.median / query.median, page.cpu_median - query.cpu_median
                 print(
                     f"| {name} | {page.median:.1f} | {query.median:.1f} | {ratio:.2f}x "

@@ -257,6 +257,8 @@ class AuditTrailView(ScopedMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        document, entries = selectors.audit_trail(document_id=kwargs["document_id"], scope=self.scope)
-        context.update(document=document, entries=entries)
+        page = selectors.audit_trail(
+            document_id=kwargs["document_id"], cursor=self.request.GET.get("cursor") or None, scope=self.scope
+        )
+        context.update(document=page.document, entries=page.entries, next_cursor=page.next_cursor)
         return context

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 
 from documents.reconciliation import DocumentReconciliation, document_reconciliation
@@ -317,13 +318,32 @@ def document_header(
     return document
 
 
+AUDIT_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPage:
+    document: Document
+    entries: list[Any]  # AuditEntry, newest first
+    next_cursor: str | None  # the older changes' page (None: no older change)
+
+
 def audit_trail(
-    *, document_id: str, limit: int = 50, scope: AccessScope = OPERATOR, repository: DocumentRepository | None = None
-) -> tuple[Document, list[Any]]:
+    *,
+    document_id: str,
+    cursor: str | None = None,
+    limit: int | None = None,
+    scope: AccessScope = OPERATOR,
+    repository: DocumentRepository | None = None,
+) -> AuditPage:
+    """A page of the document's changes, newest first (`AUDIT_PAGE_SIZE`, default 50): the
+    document (GetItem) and one Query."""
+    limit = limit or getattr(settings, "AUDIT_PAGE_SIZE", AUDIT_PAGE_SIZE)
     repository = repository or DocumentRepository()
     document = repository.get(document_id)
     scope.require_fund(document.fund_id, "Document", document_id)
-    return document, repository.audit_trail(document.document_id, limit)
+    entries, next_cursor = repository.audit_page(document.document_id, cursor, limit)
+    return AuditPage(document, entries, next_cursor)
 
 
 def document_for_restatement(

@@ -10,6 +10,8 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
 - `unescaped_figures`: the row macros' formatted figures output without `escape()` (the
   `|figure` filter, through `fundportal.jinja2.add_environment_customizer`); setting
   `TEMPLATE_UNESCAPED_FIGURES`.
+- `direct_json`: the read API's bodies serialised as built, without ninja's per-value check
+  (through `fundportal.web.json_bodies.set_direct_sender`); setting `API_DIRECT_JSON`.
 - `gc_tuning`: a serving process freezes what start-up loaded and collects young objects less
   often (Django's `request_started` signal, once); setting `GC_GEN0_THRESHOLD` (0 = off).
 """

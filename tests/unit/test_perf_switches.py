@@ -4,6 +4,7 @@ and not at all when it is off: the portal is then plain Django + boto3."""
 from __future__ import annotations
 
 import gc
+from datetime import date
 
 import pytest
 from django.apps import apps
@@ -12,8 +13,9 @@ from django.urls import reverse
 from markupsafe import escape
 
 from fundportal import jinja2 as portal_jinja2
-from fundportal.perf import fast_parse, gc_tuning, unescaped_figures, url_cache
+from fundportal.perf import direct_json, fast_parse, gc_tuning, unescaped_figures, url_cache
 from fundportal.store import client as dynamo_client
+from fundportal.web import json_bodies
 
 
 @pytest.fixture
@@ -27,8 +29,11 @@ def perf_ready(settings, db):
         portal_jinja2.remove_environment_customizer(customizer)
     waiting = request_started.disconnect(dispatch_uid=gc_tuning.__name__)  # not yet served a request
     frozen_before, threshold_before = gc.get_freeze_count(), gc.get_threshold()
+    sender = json_bodies.direct_sender()
+    json_bodies.set_direct_sender(None)
     gc.unfreeze()
     yield apps.get_app_config("perf").ready
+    json_bodies.set_direct_sender(sender)
     request_started.disconnect(dispatch_uid=gc_tuning.__name__)
     if waiting:
         gc_tuning.tune_on_first_request()
@@ -50,6 +55,7 @@ def all_tricks(settings, on: bool) -> None:
     settings.DYNAMODB_FAST_QUERY_PARSE = on
     settings.TEMPLATE_URL_CACHE = on
     settings.TEMPLATE_UNESCAPED_FIGURES = on
+    settings.API_DIRECT_JSON = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
 
 
@@ -60,6 +66,7 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     assert dynamo_client.client_customizers() == ()
     assert portal_jinja2.environment().globals["url"] is portal_jinja2.url
     assert portal_jinja2.environment().filters["figure"] is escape
+    assert json_bodies.direct_sender() is None
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
     assert gc.get_threshold() == threshold
@@ -73,6 +80,7 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     assert portal_jinja2.environment().globals["url_for"] is url_cache.cached_url_for
     assert portal_jinja2.environment().filters["figure"] is str
     assert portal_jinja2.environment_customizers() == (url_cache.install, unescaped_figures.install)
+    assert json_bodies.direct_sender() is direct_json.send
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
     request_started.send(sender=None)
     assert gc.get_freeze_count() > 0
@@ -86,6 +94,20 @@ def test_each_trick_has_its_own_setting(settings, perf_ready):
     assert dynamo_client.client_customizers() == ()
     assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
     assert portal_jinja2.environment().filters["figure"] is escape
+    assert json_bodies.direct_sender() is None
+
+
+def test_a_body_is_returned_to_ninja_unless_the_direct_sender_is_installed(rf, settings, perf_ready):
+    body = {"next": None, "as_of": date(2025, 9, 30), "amount": {"amount": "1.00", "currency": "USD"}}
+    request = rf.get("/api/v1/funds")
+    all_tricks(settings, on=False)
+    perf_ready()
+    assert json_bodies.respond(request, body) is body
+    settings.API_DIRECT_JSON = True
+    perf_ready()
+    response = json_bodies.respond(request, body)
+    assert response.status_code == 200 and response["Content-Type"] == "application/json; charset=utf-8"
+    assert response.content == b'{"next": null, "as_of": "2025-09-30", "amount": {"amount": "1.00", "currency": "USD"}}'
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, Kind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
 
+from .. import cursor as cursors
 from ..gateway import TableGateway, check_size
 from ..mapping import keys
 from ..mapping.entities import (
@@ -151,8 +152,22 @@ class DocumentRepository:
         return [from_item(EntryVersion, item) for item in items]
 
     def audit_trail(self, document_id: str, limit: int = 50) -> list[AuditEntry]:
-        page = self.gateway.query_page("PK = :pk", {":pk": keys.audit_pk(document_id)}, forward=False, limit=limit)
-        return [from_item(AuditEntry, item) for item in page.items]
+        return self.audit_page(document_id, limit=limit)[0]
+
+    def audit_page(
+        self, document_id: str, cursor: str | None = None, limit: int = 50
+    ) -> tuple[list[AuditEntry], str | None]:
+        """One page of a document's audit trail, newest first (one Query), and the signed cursor
+        of the next (None on the last), bound to the document (BadCursor otherwise). A change
+        written during a walk sorts before its first page (newer), so within one walk no change
+        comes twice and none is skipped."""
+        binding = ("audit", document_id)
+        start_key = cursors.decode(cursor, binding)[0] if cursor else None
+        page = self.gateway.query_page(
+            "PK = :pk", {":pk": keys.audit_pk(document_id)}, forward=False, limit=limit, start_key=start_key
+        )
+        next_cursor = cursors.encode(page.last_key, binding) if page.last_key else None
+        return [from_item(AuditEntry, item) for item in page.items], next_cursor
 
     def check(self, entity: Any) -> None:
         """Refuse an entity whose ids or size DynamoDB would refuse, before any request."""
