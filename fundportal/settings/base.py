@@ -134,6 +134,9 @@ TEMPLATE_URL_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_URL_CACHE", 
 # The row macros' formatted figures output without HTML escaping (they hold no character that
 # needs it: fundportal/perf/unescaped_figures.py).
 TEMPLATE_UNESCAPED_FIGURES = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_UNESCAPED_FIGURES", default=True)
+# The row macros' ids, links and statuses escaped once per distinct text (a bounded memo of
+# markupsafe's escape(): fundportal/perf/escape_memo.py); off: escape() on every output.
+TEMPLATE_ESCAPE_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_ESCAPE_MEMO", default=True)
 # A serving process, at its first request, freezes what start-up loaded and collects young
 # objects every this many allocations instead of 700 (fundportal/perf/gc_tuning.py): garbage
 # collection was a large share of a 100-position document page. 0: the collector is left alone.
