@@ -34,13 +34,21 @@ from django.utils import timezone
 Condition = tuple[str, str]  # (field name, SQL comparison), e.g. ("expire_date", ">")
 
 
+def _field(model: type[models.Model], name: str) -> models.Field:
+    """The model's own (concrete) field `name`."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field) or not field.concrete:
+        raise ValueError(f"{model.__name__}.{name} is not a column")
+    return field
+
+
 @functools.lru_cache(maxsize=16)
 def _select(model: type[models.Model], alias: str, where: tuple[Condition, ...]) -> str:
     """`SELECT <every column> FROM <table> WHERE <field> <comparison> %s AND ...` for `model` on
     database `alias`, names quoted by that database's rules."""
     quote = connections[alias].ops.quote_name
-    columns = ", ".join(quote(field.column) for field in model._meta.concrete_fields)
-    conditions = " AND ".join(f"{quote(model._meta.get_field(name).column)} {op} %s" for name, op in where)
+    columns = ", ".join(quote(str(field.column)) for field in model._meta.concrete_fields)
+    conditions = " AND ".join(f"{quote(str(_field(model, name).column))} {op} %s" for name, op in where)
     return f"SELECT {columns} FROM {quote(model._meta.db_table)} WHERE {conditions}"  # noqa: S608
 
 
@@ -51,8 +59,7 @@ def select_one(model: type[models.Model], where: tuple[Condition, ...], values: 
     alias = router.db_for_read(model)
     connection = connections[alias]
     params = [
-        model._meta.get_field(name).get_db_prep_value(value, connection)
-        for (name, _), value in zip(where, values, strict=True)
+        _field(model, name).get_db_prep_value(value, connection) for (name, _), value in zip(where, values, strict=True)
     ]
     rows = list(model._default_manager.db_manager(alias).raw(_select(model, alias, where), params))
     return rows[0] if rows else None
