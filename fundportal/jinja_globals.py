@@ -51,6 +51,9 @@ FILTERS: dict[str, Any] = {
     # A formatted figure in a row macro's `{% autoescape false %}` region, escaped here
     # (fundportal.perf.unescaped_figures makes it `str`: the formatters' output needs no escaping).
     "figure": escape,
+    # Any other value in such a region (ids, links, statuses): escaped, always
+    # (fundportal.perf.escape_memo escapes each distinct text once).
+    "escaped": escape,
     "money": money,
     "multiple": multiple,
     "percent": percent,

@@ -12,6 +12,12 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
   `TEMPLATE_UNESCAPED_FIGURES`.
 - `direct_json`: the read API's bodies serialised as built, without ninja's per-value check
   (through `fundportal.web.json_bodies.set_direct_sender`); setting `API_DIRECT_JSON`.
+- `escape_memo`: the row macros' `|escaped` values (ids, links, statuses) escaped once per
+  distinct text (through `fundportal.jinja2.add_environment_customizer`); setting
+  `TEMPLATE_ESCAPE_MEMO`.
+- `raw_auth_reads`: each request's session and user read by a fixed SQL statement (Django's
+  `raw()`), chosen by the settings `SESSION_ENGINE` / `AUTHENTICATION_BACKENDS`; setting
+  `AUTH_RAW_READS`.
 - `gc_tuning`: a serving process freezes what start-up loaded and collects young objects less
   often (Django's `request_started` signal, once); setting `GC_GEN0_THRESHOLD` (0 = off).
 """

@@ -33,7 +33,7 @@ def _reversed(urlconf: str, prefix: str, name: str, args: tuple[str, ...]) -> st
 def cached_url(name: str, *args: Any) -> str:
     """`reverse(name, args=args)`, once per (URLconf, script prefix, name, args)."""
     urlconf = get_urlconf() or settings.ROOT_URLCONF
-    return _reversed(urlconf, get_script_prefix(), name, tuple(str(arg) for arg in args))
+    return _reversed(urlconf, get_script_prefix(), name, tuple(map(str, args)))
 
 
 def cached_url_for(name: str) -> Callable[..., str]:
@@ -42,7 +42,7 @@ def cached_url_for(name: str) -> Callable[..., str]:
     urlconf, prefix = get_urlconf() or settings.ROOT_URLCONF, get_script_prefix()
 
     def url(*args: Any) -> str:
-        return _reversed(urlconf, prefix, name, tuple(str(arg) for arg in args))
+        return _reversed(urlconf, prefix, name, tuple(map(str, args)))
 
     return url
 

@@ -118,7 +118,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and env.bool("
 # on all of them at once. One primary-key query on the connection each worker keeps (below); a
 # read-through cache would not save it (locally the shared cache is this same database) and would
 # be a second copy that can outlive a sign-out when a cache write fails.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "django.contrib.sessions.backends.db"  # with AUTH_RAW_READS: its subclass (below)
 # One cache every worker and machine shares (the admin request log): a database cache by default
 # (`manage.py createcachetable`, run by `make run`), Redis or Memcached in production via
 # DJANGO_CACHE_URL (e.g. redis://cache:6379/1, pymemcache://cache:11211).
@@ -144,10 +144,20 @@ TEMPLATE_UNESCAPED_FIGURES = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_UNES
 # The read API's bodies serialised as built, not first checked against their schema by ninja
 # (fundportal/perf/direct_json.py): the same bytes.
 API_DIRECT_JSON = SPEED_TRICKS and env.bool("FUNDPORTAL_API_DIRECT_JSON", default=True)
+
+# The row macros' ids, links and statuses escaped once per distinct text (a bounded memo of
+# markupsafe's escape(): fundportal/perf/escape_memo.py); off: escape() on every output.
+TEMPLATE_ESCAPE_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_ESCAPE_MEMO", default=True)
 # A serving process, at its first request, freezes what start-up loaded and collects young
 # objects every this many allocations instead of 700 (fundportal/perf/gc_tuning.py): garbage
 # collection was a large share of a 100-position document page. 0: the collector is left alone.
 GC_GEN0_THRESHOLD = env.int("DJANGO_GC_GEN0_THRESHOLD", default=50_000) if SPEED_TRICKS else 0
+# Every request's session and user read by one fixed SQL statement each (Django's raw() API)
+# instead of a queryset compiled anew (fundportal/perf/raw_auth_reads.py): still read from the
+# shared database on every request. Changing it signs everyone out once (sessions name their backend).
+AUTH_RAW_READS = SPEED_TRICKS and env.bool("FUNDPORTAL_AUTH_RAW_READS", default=True)
+if AUTH_RAW_READS:
+    SESSION_ENGINE = "fundportal.perf.raw_auth_reads"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from
@@ -157,7 +167,9 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     # The signed-in user and their permissions are read from the database on each request, never
     # kept in a worker between requests: a revoked permission or a deactivation holds at once.
-    "django.contrib.auth.backends.ModelBackend",
+    "fundportal.perf.raw_auth_reads.RawReadModelBackend"
+    if AUTH_RAW_READS
+    else "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_TIME", default=0.25)  # hours (15 minutes)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from markupsafe import escape
 
 from fundportal import jinja2 as portal_jinja2
-from fundportal.perf import direct_json, fast_parse, gc_tuning, unescaped_figures, url_cache
+from fundportal.perf import direct_json, escape_memo, fast_parse, gc_tuning, unescaped_figures, url_cache
 from fundportal.store import client as dynamo_client
 from fundportal.web import json_bodies
 
@@ -56,6 +56,7 @@ def all_tricks(settings, on: bool) -> None:
     settings.TEMPLATE_URL_CACHE = on
     settings.TEMPLATE_UNESCAPED_FIGURES = on
     settings.API_DIRECT_JSON = on
+    settings.TEMPLATE_ESCAPE_MEMO = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
 
 
@@ -67,6 +68,7 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     assert portal_jinja2.environment().globals["url"] is portal_jinja2.url
     assert portal_jinja2.environment().filters["figure"] is escape
     assert json_bodies.direct_sender() is None
+    assert portal_jinja2.environment().filters["escaped"] is escape
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
     assert gc.get_threshold() == threshold
@@ -79,8 +81,13 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
     assert portal_jinja2.environment().globals["url_for"] is url_cache.cached_url_for
     assert portal_jinja2.environment().filters["figure"] is str
-    assert portal_jinja2.environment_customizers() == (url_cache.install, unescaped_figures.install)
     assert json_bodies.direct_sender() is direct_json.send
+    assert portal_jinja2.environment().filters["escaped"] is escape_memo.escape_once
+    assert portal_jinja2.environment_customizers() == (
+        url_cache.install,
+        unescaped_figures.install,
+        escape_memo.install,
+    )
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
     request_started.send(sender=None)
     assert gc.get_freeze_count() > 0
@@ -94,6 +101,7 @@ def test_each_trick_has_its_own_setting(settings, perf_ready):
     assert dynamo_client.client_customizers() == ()
     assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
     assert portal_jinja2.environment().filters["figure"] is escape
+    assert portal_jinja2.environment().filters["escaped"] is escape
     assert json_bodies.direct_sender() is None
 
 

@@ -1,6 +1,7 @@
 """The row macros' `{% autoescape false %}` regions (fundportal/perf/unescaped_figures.py): they
-output nothing but `|figure` values, the formatters behind those values never make a character
-HTML escapes, and the page is the same with the trick on and off."""
+output nothing but `|figure` values and `|escaped` ones (escaped always: fundportal/perf/escape_memo.py),
+the formatters behind the figures never make a character HTML escapes, and the page is the same
+with the trick on and off."""
 
 from __future__ import annotations
 
@@ -92,9 +93,19 @@ def test_an_unescaped_region_outputs_only_figures(path):
             for child in output.nodes:
                 if isinstance(child, nodes.TemplateData):
                     continue
-                assert isinstance(child, nodes.Filter) and child.name == "figure", (
-                    f"{path.name} line {child.lineno}: only `|figure` values in an autoescape false region"
+                assert isinstance(child, nodes.Filter) and child.name in ("figure", "escaped"), (
+                    f"{path.name} line {child.lineno}: only `|figure` and `|escaped` in an autoescape false region"
                 )
+
+
+@pytest.mark.parametrize("path", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: str(p.relative_to(TEMPLATES)))
+def test_escaped_values_are_output_only_in_unescaped_regions(path):
+    """Elsewhere autoescape would escape `|escaped`'s text a second time (the trick's is a `str`)."""
+    tree = portal_jinja2.environment().parse(path.read_text(), name=str(path))
+    inside = {id(node) for region in _regions(tree) for node in region.find_all(nodes.Filter)}
+    for node in tree.find_all(nodes.Filter):
+        if node.name == "escaped":
+            assert id(node) in inside, f"{path.name} line {node.lineno}: `|escaped` outside an autoescape false region"
 
 
 def test_the_regions_are_where_the_long_tables_are():
@@ -103,7 +114,7 @@ def test_the_regions_are_where_the_long_tables_are():
         for path in TEMPLATES.rglob("*.html")
         if any(_regions(portal_jinja2.environment().parse(path.read_text())))
     }
-    assert with_regions == {"funds/line_rows.html", "documents/detail.html"}
+    assert with_regions == {"funds/line_rows.html", "documents/detail.html", "positions/detail.html"}
 
 
 def test_the_figure_filter_escapes_on_the_plain_path_and_not_with_the_trick():

@@ -5,12 +5,18 @@ tests/web/test_shared_state.py)."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
+from axes.backends import AxesStandaloneBackend
 from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Group, Permission
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils.module_loading import import_string
 
 from fundportal.models import EDIT_PERMISSION
 
@@ -32,11 +38,13 @@ def _signed_out(response) -> bool:
 
 
 def test_sessions_and_users_come_from_the_shared_database_not_a_process_cache():
-    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
-    assert settings.AUTHENTICATION_BACKENDS == [
-        "axes.backends.AxesStandaloneBackend",
-        "django.contrib.auth.backends.ModelBackend",
-    ]
+    # Django's database session store and ModelBackend, or (speed trick on) their subclasses
+    # that only read the same rows by a fixed statement (fundportal/perf/raw_auth_reads.py).
+    engine = import_module(settings.SESSION_ENGINE).SessionStore
+    backends = [import_string(path) for path in settings.AUTHENTICATION_BACKENDS]
+    assert issubclass(engine, DatabaseSessionStore)
+    assert backends[0] is AxesStandaloneBackend
+    assert len(backends) == 2 and issubclass(backends[1], ModelBackend)
     assert set(settings.CACHES) == {"default"}
     assert not hasattr(settings, "AUTH_USER_CACHE_SECONDS")
 

@@ -1,0 +1,88 @@
+"""A speed-up, kept apart: the two reads every signed-in request makes (its session, its user)
+as one fixed SQL statement each, through Django's public raw-query API, instead of a queryset
+built and compiled to SQL on every request.
+
+Nothing is kept between requests: the session row and the user row are read from the shared
+database on every request, exactly as Django's own classes read them (the same rows, the same
+expiry test, the same converters, the same "may this user sign in" check), so a sign-out, a
+deactivation, a password change or a revoked permission holds on the next request on every
+worker. Only the building of the SQL is skipped: its text depends on the models and the
+database alone, and is made once per database.
+
+- `SessionStore`: Django's database session store (`django.contrib.sessions.backends.db`) whose
+  read is `Session.objects.raw(...)`; writes (sign-in, sign-out, changes) are Django's own.
+- `RawReadModelBackend`: Django's `ModelBackend` whose `get_user` is `User.objects.raw(...)`
+  (`authenticate` and the permission checks are Django's own).
+
+Installed through the settings (`SESSION_ENGINE`, `AUTHENTICATION_BACKENDS`), chosen in one
+place by `AUTH_RAW_READS` (`FUNDPORTAL_AUTH_RAW_READS`, off with `FUNDPORTAL_SPEED_TRICKS=off`).
+A session records its backend's path: switching the setting signs everyone out once (a session
+whose backend is not configured is refused, as Django does).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.db import connections, models, router
+from django.utils import timezone
+
+Condition = tuple[str, str]  # (field name, SQL comparison), e.g. ("expire_date", ">")
+
+
+def _field(model: type[models.Model], name: str) -> models.Field:
+    """The model's own (concrete) field `name`."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field) or not field.concrete:
+        raise ValueError(f"{model.__name__}.{name} is not a column")
+    return field
+
+
+@functools.lru_cache(maxsize=16)
+def _select(model: type[models.Model], alias: str, where: tuple[Condition, ...]) -> str:
+    """`SELECT <every column> FROM <table> WHERE <field> <comparison> %s AND ...` for `model` on
+    database `alias`, names quoted by that database's rules."""
+    quote = connections[alias].ops.quote_name
+    columns = ", ".join(quote(str(field.column)) for field in model._meta.concrete_fields)
+    conditions = " AND ".join(f"{quote(str(_field(model, name).column))} {op} %s" for name, op in where)
+    return f"SELECT {columns} FROM {quote(model._meta.db_table)} WHERE {conditions}"  # noqa: S608
+
+
+def select_one(model: type[models.Model], where: tuple[Condition, ...], values: list[Any]) -> Any:
+    """The row of `model` matching `where` with `values` (a key: one row or none), or None. Each
+    value is prepared by its field for the database, and the row converted back, as a queryset
+    does (`Field.get_db_prep_value`, the default manager's `raw()`)."""
+    alias = router.db_for_read(model)
+    connection = connections[alias]
+    params = [
+        _field(model, name).get_db_prep_value(value, connection) for (name, _), value in zip(where, values, strict=True)
+    ]
+    rows = list(model._default_manager.db_manager(alias).raw(_select(model, alias, where), params))
+    return rows[0] if rows else None
+
+
+class SessionStore(DatabaseSessionStore):
+    """Django's database session store; the session row read by one fixed statement."""
+
+    def _get_session_from_db(self) -> Any:
+        session = None
+        if self.session_key is not None:
+            session = select_one(
+                self.model, (("session_key", "="), ("expire_date", ">")), [self.session_key, timezone.now()]
+            )
+        if session is None:
+            self._session_key = None
+        return session
+
+
+class RawReadModelBackend(ModelBackend):
+    """Django's `ModelBackend`; the signed-in user read by one fixed statement."""
+
+    def get_user(self, user_id: Any) -> Any:
+        user_model = get_user_model()
+        user = select_one(user_model, ((user_model._meta.pk.name, "="),), [user_id])
+        return user if user is not None and self.user_can_authenticate(user) else None
