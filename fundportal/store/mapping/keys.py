@@ -290,11 +290,14 @@ def parse_entry_history_position_removed(gsi2_sk: str) -> bool:
 REGISTER_HISTORY_PREFIX = "REGHIST"
 
 
+def register_history_pk(position_id: str) -> str:
+    """A position's register versions: one partition, oldest first."""
+    return _join(REGISTER_HISTORY_PREFIX, validate_id(position_id, "position id"))
+
+
 def register_history_keys(position_id: str, replaced_at_iso: str, revision: int) -> tuple[str, str]:
     """(PK, SK) of a register version: its position's history partition, oldest first."""
-    return _join(REGISTER_HISTORY_PREFIX, validate_id(position_id, "position id")), _join(
-        replaced_at_iso, f"{revision:06d}"
-    )
+    return register_history_pk(position_id), _join(replaced_at_iso, f"{revision:06d}")
 
 
 def register_history_fund_pk(fund_id: str) -> str:
