@@ -201,3 +201,18 @@ def test_the_investor_downloads_keep_known_at(history, analyst_client):
     page = analyst_client.get(f"/investors/INVESTOR_2/?known_at={history['T2']}").content.decode()
     assert f'href="/investors/INVESTOR_2/export.csv?known_at={history["T2"][:10]}' in page
     assert csv_called(analyst_client, f"/investors/INVESTOR_2/export.csv?known_at={history['T2']}") == 700000
+
+
+def test_a_slim_line_valued_before_its_nav_date_is_read_whole_once(
+    sample, editor_client, analyst_client, django_assert_dynamodb_requests
+):
+    """POSITION_1's NAV of 1,400,000 in DOC002 (2025-12-31): its slim copy holds only the flows
+    after that date, so as of 2025-09-30 its line is read whole (the as-of view's BatchGetItem):
+    called 500,000, no NAV at that date."""
+    assert editor_client.post("/documents/DOC002/entries/new/", {**NAV, "amount": "1400000"}).status_code == 302
+    now = moment()
+    with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "BatchGetItem"]):
+        response = analyst_client.get(f"{FUND}?as_of=2025-09-30&known_at={now}")
+    line = row(response, "POSITION_1")
+    assert "USD 500,000.00" in line and "1,400,000.00" not in line
+    assert row(response, "POSITION_1") == row(analyst_client.get(f"{FUND}?as_of=2025-09-30"), "POSITION_1")
