@@ -14,11 +14,18 @@ from api import selectors as api_selectors
 from api.schemas import LineOut, Page, TotalOut
 from api.time_travel import AsOf, KnownAt, travel_of
 from api.views import Cursor, Limit, ReconciliationOut, next_link, scope_of, unfunded_lines
+from fundportal.domain.time_travel import valuation_date
 from fundportal.web.json_bodies import respond
+from fundportal.web.time_travel import TimeTravel
 from funds import selectors as fund_selectors
 from funds.as_of import as_of_page
 
 router = Router()
+
+
+def _valued_on(travel: TimeTravel) -> date:
+    """The date every figure is valued as of: `as_of`, else `known_at`'s day, else today."""
+    return valuation_date(travel.as_of, travel.known_at, date.today())
 
 
 class FundOut(Schema):
@@ -76,12 +83,14 @@ def fund_lines(
 ) -> Any:
     """The fund's positions, 100 a page (a line per currency; follow `next`), and its totals
     from the fund's summary: the fund page's own page and signed cursor, so any fund size costs
-    the same. `as_of`: the lines valued then, as on the page (one BatchGetItem more). `known_at`
-    is checked but, as on the fund page, not applied (the register holds sums, not the entries
-    as they stood then: ask a position's figures for that)."""
+    the same. `as_of`: the lines valued then, as on the page (one BatchGetItem more). `known_at`:
+    the totals and lines as the fund page showed them then (one Query more), valued as of
+    `as_of` or its day."""
     travel = travel_of(as_of, known_at)
-    on = travel.as_of or date.today()
-    found = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, cursor=cursor, scope=scope_of(request))
+    on = _valued_on(travel)
+    found = fund_selectors.fund_detail(
+        fund_id=fund_id, as_of=travel.as_of, cursor=cursor, scope=scope_of(request), known_at=travel.known_at
+    )
     page = as_of_page(found, travel)
     return respond(
         request,
@@ -102,10 +111,12 @@ class GroupFiguresOut(Schema):
 @router.get("/funds/{fund_id}/figures", response=GroupFiguresOut, tags=["figures"])
 def fund_figures(request: HttpRequest, fund_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt) -> Any:
     """The fund's totals per currency as of a date: the fund page's totals (from its summary);
-    `known_at` checked, not applied, as on the fund page."""
+    `known_at`: as the fund page showed them then."""
     travel = travel_of(as_of, known_at)
-    on = travel.as_of or date.today()
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request))
+    on = _valued_on(travel)
+    page = fund_selectors.fund_detail(
+        fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request), known_at=travel.known_at
+    )
     return respond(request, {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]})
 
 
@@ -115,7 +126,9 @@ def fund_reconciliation(
 ) -> Any:
     """Computed vs reported unfunded per line and the fund's flags (the fund page's section)."""
     travel = travel_of(as_of, known_at)
-    page = fund_selectors.fund_detail(fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request))
+    page = fund_selectors.fund_detail(
+        fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request), known_at=travel.known_at
+    )
     found = page.reconciliation
     return respond(request, {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})
 
@@ -142,10 +155,13 @@ def investor_lines(
     known_at: str | None = KnownAt,
 ) -> Any:
     """The investor's positions across the covered funds and their totals (the investor page);
-    `as_of`: valued then from the registers already read; `known_at` checked, not applied, as
-    on the investor page."""
-    on = travel_of(as_of, known_at).as_of or date.today()
-    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
+    `as_of`: valued then from the registers already read; `known_at`: the registers as they
+    stood then (one Query more), as on the investor page."""
+    travel = travel_of(as_of, known_at)
+    on = _valued_on(travel)
+    page = fund_selectors.investor_detail(
+        investor_id=investor_id, as_of=on, scope=scope_of(request), known_at=travel.known_at
+    )
     return _lines(request, page, on, "investor", cursor, limit)
 
 
@@ -153,10 +169,13 @@ def investor_lines(
 def investor_figures(
     request: HttpRequest, investor_id: str, as_of: str | None = AsOf, known_at: str | None = KnownAt
 ) -> Any:
-    """The investor's totals per currency as of a date (`known_at` checked, not applied, as on
-    the investor page)."""
-    on = travel_of(as_of, known_at).as_of or date.today()
-    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=on, scope=scope_of(request))
+    """The investor's totals per currency as of a date (`known_at`: as the investor page showed
+    them then)."""
+    travel = travel_of(as_of, known_at)
+    on = _valued_on(travel)
+    page = fund_selectors.investor_detail(
+        investor_id=investor_id, as_of=on, scope=scope_of(request), known_at=travel.known_at
+    )
     return respond(request, {"as_of": on, "totals": [schemas.total_out(t) for t in page.totals]})
 
 
@@ -166,6 +185,8 @@ def investor_reconciliation(
 ) -> Any:
     """Computed vs reported unfunded per line and the investor's flags (the investor page's section)."""
     travel = travel_of(as_of, known_at)
-    page = fund_selectors.investor_detail(investor_id=investor_id, as_of=travel.as_of, scope=scope_of(request))
+    page = fund_selectors.investor_detail(
+        investor_id=investor_id, as_of=travel.as_of, scope=scope_of(request), known_at=travel.known_at
+    )
     found = page.reconciliation
     return respond(request, {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})

@@ -32,7 +32,7 @@ from fundportal.domain.errors import ApprovalRefused, Conflict, NotFound, NotPer
 from fundportal.domain.kinds import APPROVED, APPROVING, DRAFT, SUBMITTED
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS
-from fundportal.store.uow import EXISTS, NEW, UnitOfWork, in_approval, summary_actions
+from fundportal.store.uow import EXISTS, NEW, REGISTER_ACTIONS, UnitOfWork, in_approval, summary_actions
 from positions import services as position_services
 
 # A transaction: the document, its audit item and this many registers.
@@ -40,9 +40,10 @@ POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 4
 
 
 def positions_per_transaction() -> int:
-    """Registers a transaction moves: the document, the audit and the fund summary's shard
-    updates (one document: one fund) take the rest of its 100 actions."""
-    return min(POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 4 - summary_actions())
+    """Registers a transaction moves (each with the version it keeps): the document, the audit
+    and the fund summary's shard updates (one document: one fund) take the rest of its 100 actions."""
+    room = MAX_TRANSACTION_ITEMS - 4 - summary_actions()
+    return min(POSITIONS_PER_TRANSACTION, room // REGISTER_ACTIONS)
 
 
 APPROVAL_ACTIONS = frozenset(("submit", "approve"))

@@ -23,7 +23,7 @@ from fundportal.domain.kinds import DRAFT
 from fundportal.domain.model import Document, PositionEntry, PositionRegister, utcnow
 from fundportal.domain.restatement import promoted, restated, restated_removal, shown
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS
-from fundportal.store.uow import NEW, UnitOfWork, unchanged
+from fundportal.store.uow import NEW, REGISTER_ACTIONS, UnitOfWork, unchanged
 from positions import services as position_services
 
 
@@ -109,7 +109,7 @@ def promotion_actions(uow: UnitOfWork, document_id: str, entries: Iterable[Posit
     by_position: dict[str, list[PositionEntry]] = {}
     for entry in restated_entries:
         by_position.setdefault(entry.position_id, []).append(entry)
-    if len(restated_entries) + len(by_position) > MAX_TRANSACTION_ITEMS - 2:
+    if len(restated_entries) + REGISTER_ACTIONS * len(by_position) > MAX_TRANSACTION_ITEMS - 2:
         raise RestatementRefused(RestatementRefused.TOO_LARGE, document_id, f"{len(restated_entries)} entries")
     registers = uow.imports.registers(sorted(by_position))
     for position_id, held in sorted(by_position.items()):
@@ -123,7 +123,7 @@ def promotion_actions(uow: UnitOfWork, document_id: str, entries: Iterable[Posit
                 uow.put(after, expect=unchanged(entry), name="entry")
         if register is not None and new is not None:
             uow.put(new, expect=register.revision, name="register", was=register)
-    return len(restated_entries) + len(by_position)
+    return len(restated_entries) + REGISTER_ACTIONS * len(by_position)
 
 
 def _recounted(uow: UnitOfWork, register: PositionRegister, held: list[PositionEntry]) -> PositionRegister:

@@ -20,8 +20,9 @@ from documents import paging
 from documents.time_travel import check_dated_by
 from fundportal.domain.access import AccessScope
 from fundportal.domain.cash_flows import cash_flow_schedules
+from fundportal.domain.time_travel import valuation_date
 from fundportal.web.mixins import ScopedMixin
-from fundportal.web.time_travel import TimeTravelMixin
+from fundportal.web.time_travel import TimeTravel, TimeTravelMixin
 from funds import investor_pages
 from funds.as_of import as_of_page
 from funds.selectors import GroupPage, fund_export, position_lines, totals
@@ -117,25 +118,27 @@ def _in_order(export: paging.DocumentExport) -> Iterable[Any]:
     return by_position(export.rows) if export.document.whole else export.rows
 
 
-class InvestorCsvView(ScopedMixin, View):
+class InvestorCsvView(ScopedMixin, TimeTravelMixin, View):
     """Every position of the investor within the scope (the investor page's rows over all its
-    pages), with the totals' figures kept to the page (a CSV is a plain list of records)."""
+    pages), with the totals' figures kept to the page (a CSV is a plain list of records);
+    `?as_of=` / `?known_at=` as the page."""
 
     def get(self, request, investor_id: str) -> HttpResponseBase:
-        table = fund_table(_investor_group(investor_id, self.scope))
+        table = fund_table(_investor_group(investor_id, self.scope, self.time_travel))
         return csv_stream(table.columns, table.rows, f"investor-{investor_id}.csv")
 
 
-class InvestorXlsxView(ScopedMixin, View):
+class InvestorXlsxView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, investor_id: str) -> HttpResponseBase:
-        table = fund_table(_investor_group(investor_id, self.scope))
+        table = fund_table(_investor_group(investor_id, self.scope, self.time_travel))
         return xlsx_stream(table.name, table.columns, table.rows, lambda: table.totals, f"investor-{investor_id}.xlsx")
 
 
-def _investor_group(investor_id: str, scope: Any) -> GroupPage:
-    """Every position of the investor (bounded: `investor_pages.MAX_INVESTOR_POSITIONS`), one Query."""
-    registers = investor_pages.investor_registers(investor_id=investor_id, scope=scope)
-    on = date.today()
+def _investor_group(investor_id: str, scope: Any, travel: TimeTravel) -> GroupPage:
+    """Every position of the investor (bounded: `investor_pages.MAX_INVESTOR_POSITIONS`), one Query
+    (as known at `known_at`: one more), valued as of the page's date."""
+    registers = investor_pages.investor_registers(investor_id=investor_id, scope=scope, known_at=travel.known_at)
+    on = valuation_date(travel.as_of, travel.known_at, date.today())
     return GroupPage(
         group_id=investor_id,
         lines=[line for r in registers for line in position_lines(r, on)],
@@ -172,24 +175,34 @@ class PositionXlsxView(ScopedMixin, TimeTravelMixin, View):
         return _download(xlsx_bytes(tables), XLSX, f"position-{position_id}.xlsx")
 
 
+def _fund_page(fund_id: str, scope: AccessScope, travel: TimeTravel) -> GroupPage:
+    """Every line of the fund and its totals, as the page shows them (`?as_of=`, `?known_at=`)."""
+    first, later = fund_export(fund_id=fund_id, as_of=travel.as_of, scope=scope, known_at=travel.known_at)
+    page = replace(first, lines=[*first.lines, *(line for lines in later for line in lines)])
+    return as_of_page(page, travel)
+
+
 class FundXlsxView(ScopedMixin, TimeTravelMixin, View):
     """Every line of the fund (the fund page's 100-line pages, one Query each) and its totals
-    (its summary), as a workbook; `?as_of=`: valued then, as the page."""
+    (its summary), as a workbook; `?as_of=` / `?known_at=`: as the page."""
 
     def get(self, request, fund_id: str) -> HttpResponse:
-        first, later = fund_export(fund_id=fund_id, as_of=self.time_travel.as_of, scope=self.scope)
-        page = replace(first, lines=[*first.lines, *(line for lines in later for line in lines)])
-        page = as_of_page(page, self.time_travel)
+        page = _fund_page(fund_id, self.scope, self.time_travel)
         return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
 
 
-class FundCsvView(ScopedMixin, View):
+class FundCsvView(ScopedMixin, TimeTravelMixin, View):
     """Every line of the fund, streamed: the first page is read before the response starts (a
     fund that does not exist or is out of scope is a 404, not a broken download), each later
-    page of 100 while the file is sent (one Query each)."""
+    page of 100 while the file is sent (one Query each). `?as_of=` / `?known_at=`: as the page
+    (the lines are valued before the response starts)."""
 
     def get(self, request, fund_id: str) -> StreamingHttpResponse:
-        first, later = fund_export(fund_id=fund_id, scope=self.scope)
+        travel = self.time_travel
+        if travel.active:
+            first, later = _fund_page(fund_id, self.scope, travel), iter(())
+        else:
+            first, later = fund_export(fund_id=fund_id, scope=self.scope)
         response = StreamingHttpResponse(_fund_csv(first, later), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="fund-{fund_id}.csv"'
         response["X-Content-Type-Options"] = "nosniff"

@@ -37,6 +37,7 @@ def group_as_of(page: GroupPage, on: date, repository: RegisterRepository | None
 
 
 def as_of_page(page: GroupPage, travel: TimeTravel) -> GroupPage:
-    """The page as `travel` asks: today's as read, or its lines valued as of its date (`known_at`
-    is not read on these pages: the register holds sums, not the entries as they stood then)."""
-    return page if travel.as_of is None else group_as_of(page, travel.as_of)
+    """The page as `travel` asks: today's as read, or its lines valued as of its date. As known
+    at a moment the selector already valued them (`fund_detail(known_at=)`: the registers as they
+    stood then, not as they are now)."""
+    return page if travel.as_of is None or travel.known_at is not None else group_as_of(page, travel.as_of)

@@ -12,7 +12,7 @@ position order (fund, then position); only the page's 100 positions get their li
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from fundportal.domain.access import OPERATOR, AccessScope
@@ -20,6 +20,8 @@ from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.records import InvestorRecord
+from fundportal.domain.register_versions import registers_known_at
+from fundportal.domain.time_travel import valuation_date
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.paging import PAGE_ROWS, Pager, place_of, slice_page
 from funds.reconciliation import GroupReconciliation, group_reconciliation
@@ -43,21 +45,39 @@ class InvestorView:
 
 
 def investor_registers(
-    *, investor_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    investor_id: str,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
+    known_at: datetime | None = None,
 ) -> list[PositionRegister]:
     """Every register of the investor within `scope`, in position order (fund, position): one
-    Query of the investor index. NotFound if none (an LP user: their own investors only)."""
-    return investor_registers_and_record(investor_id=investor_id, scope=scope, repository=repository)[0]
+    Query of the investor index. NotFound if none (an LP user: their own investors only).
+    `known_at`: as they stood then (one Query more, `investor_registers_and_record`)."""
+    return investor_registers_and_record(
+        investor_id=investor_id, scope=scope, repository=repository, known_at=known_at
+    )[0]
 
 
 def investor_registers_and_record(
-    *, investor_id: str, scope: AccessScope = OPERATOR, repository: RegisterRepository | None = None
+    *,
+    investor_id: str,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
+    known_at: datetime | None = None,
 ) -> tuple[list[PositionRegister], InvestorRecord | None]:
     """`investor_registers` and the investor's record (None: none yet), from the same Query (the
-    record sorts first in the investor's partition of the index)."""
+    record sorts first in the investor's partition of the index). `known_at`: the registers as
+    they stood then, from the investor's register versions replaced since (one Query more,
+    `funds.known_at`): one changed since is its state then, one registered since is left out, one
+    removed since is back."""
     validate_id(investor_id, "investor id")
     scope.require_investor(investor_id)
-    found, record = (repository or RegisterRepository()).investor_positions_and_record(investor_id)
+    repository = repository or RegisterRepository()
+    found, record = repository.investor_positions_and_record(investor_id)
+    if known_at is not None:
+        versions = repository.investor_versions_after(investor_id, known_at)
+        found = registers_known_at(found, versions, known_at, with_removed=True)
     covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
     registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
@@ -73,16 +93,21 @@ def investor_view(
     scope: AccessScope = OPERATOR,
     repository: RegisterRepository | None = None,
     page_size: int = PAGE_ROWS,
+    known_at: datetime | None = None,
 ) -> InvestorView:
     """One page of the investor page: the investor's registers and record (one Query), totals over
-    all of them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor."""
+    all of them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor.
+    `known_at`: the registers as they stood then (one Query more), valued as of `as_of` (default:
+    its day)."""
     binding: tuple[Any, ...] = ("investor-page", investor_id)
     place = place_of(cursor, binding)
-    registers, record = investor_registers_and_record(investor_id=investor_id, scope=scope, repository=repository)
+    registers, record = investor_registers_and_record(
+        investor_id=investor_id, scope=scope, repository=repository, known_at=known_at
+    )
     shown, pager = slice_page(registers, place, binding, page_size)
     # Every figure as of one date (`fundportal.domain.valuation`); the investor index holds whole
     # registers (every NAV, the commitment history), so `as_of` costs no further read.
-    on = as_of or date.today()
+    on = valuation_date(as_of, known_at, date.today())
     page = GroupPage(
         group_id=investor_id,
         lines=[line for r in shown for line in position_lines(r, on)],

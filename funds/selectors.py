@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -28,12 +28,15 @@ from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
 from fundportal.domain.records import FundRecord, InvestorRecord
+from fundportal.domain.register_versions import RegisterVersion, registers_known_at, summary_known_at
 from fundportal.domain.returns import as_percent
 from fundportal.domain.summary import SummaryTotals, totals_as_of
+from fundportal.domain.time_travel import valuation_date
 from fundportal.domain.valuation import irr_as_of
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.summaries import SummaryRepository
 from fundportal.web.links import PositionLinks
+from funds.known_at import fund_registers_known_at
 from funds.reconciliation import GroupReconciliation, group_reconciliation
 
 
@@ -267,11 +270,15 @@ def fund_detail(
     scope: AccessScope = OPERATOR,
     repository: RegisterRepository | None = None,
     summaries: SummaryRepository | None = None,
+    known_at: datetime | None = None,
+    versions: list[RegisterVersion] | None = None,
 ) -> GroupPage:
     """The fund's headline totals per currency from its summary and its record (one BatchGetItem
     of its shards and record) and one page of its positions with their figures (one Query, 100 a page, signed cursors).
     NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any
-    read, and for a fund with neither a summary nor a position."""
+    read, and for a fund with neither a summary nor a position. `known_at`: the summary and the
+    page's registers as they stood then (`funds.known_at`: one Query more of the fund's register
+    `versions` replaced since, unless given), valued as of `as_of` (default: its day)."""
     validate_id(fund_id, "fund id")
     scope.require_fund(fund_id, "Fund", fund_id)
     repository = repository or RegisterRepository()
@@ -279,11 +286,17 @@ def fund_detail(
     page = repository.fund_page(fund_id, cursor)
     if not page.registers and not summary and cursor is None:
         raise NotFound("Fund", fund_id)
-    on = as_of or date.today()  # every figure of the page as of one date (`fundportal.domain.valuation`)
+    # Every figure of the page as of one date (`fundportal.domain.valuation`).
+    on = valuation_date(as_of, known_at, date.today())
+    registers = page.registers
+    if known_at is not None:
+        versions = repository.fund_versions_after(fund_id, known_at) if versions is None else versions
+        summary = summary_known_at(summary or {}, versions, known_at)
+        registers = fund_registers_known_at(registers, versions, known_at, on, repository)
     totals_lines = [summary_totals(t) for t in totals_as_of(summary or {}, on)]
     return GroupPage(
         group_id=fund_id,
-        lines=[line for r in page.registers for line in position_lines(r, on, irr=False)],
+        lines=[line for r in registers for line in position_lines(r, on, irr=False)],
         totals=totals_lines,
         next_cursor=page.next_cursor,
         previous_cursor=page.previous_cursor,
@@ -299,18 +312,24 @@ def investor_detail(
     as_of: date | None = None,
     scope: AccessScope = OPERATOR,
     repository: RegisterRepository | None = None,
+    known_at: datetime | None = None,
 ) -> GroupPage:
     """The LP's positions across funds with their figures, and totals per currency: one Query.
     Only the lines (and totals) of funds `scope` covers; NotFound if none (an LP user: their own
-    investors only)."""
+    investors only). `known_at`: the registers as they stood then (one Query more of the
+    investor's register versions, as the investor page), valued as of `as_of` (default: its day)."""
     validate_id(investor_id, "investor id")
     scope.require_investor(investor_id)
-    found = (repository or RegisterRepository()).investor_positions(investor_id)
+    repository = repository or RegisterRepository()
+    found = repository.investor_positions(investor_id)
+    if known_at is not None:
+        versions = repository.investor_versions_after(investor_id, known_at)
+        found = registers_known_at(found, versions, known_at, with_removed=True)
     covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
     registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
-    on = as_of or date.today()  # every figure as of one date (`fundportal.domain.valuation`)
+    on = valuation_date(as_of, known_at, date.today())  # every figure as of one date (`fundportal.domain.valuation`)
     return GroupPage(
         group_id=investor_id,
         lines=[line for r in registers for line in position_lines(r, on)],
@@ -359,18 +378,28 @@ def fund_export(
     as_of: date | None = None,
     scope: AccessScope = OPERATOR,
     repository: RegisterRepository | None = None,
+    known_at: datetime | None = None,
 ) -> tuple[GroupPage, Iterator[list[PositionLine]]]:
     """The full list of a fund's lines for an export: its first page with the totals (as the
     fund page), and the later pages' lines, read one Query at a time as the caller consumes
-    them (a streamed CSV never holds the fund in memory)."""
+    them (a streamed CSV never holds the fund in memory). `known_at`: as the fund page, the
+    register versions read once for every page."""
     repository = repository or RegisterRepository()
-    first = fund_detail(fund_id=fund_id, as_of=as_of, scope=scope, repository=repository)
+    validate_id(fund_id, "fund id")
+    scope.require_fund(fund_id, "Fund", fund_id)  # before any read, as the fund page
+    versions = repository.fund_versions_after(fund_id, known_at) if known_at is not None else None
+    first = fund_detail(
+        fund_id=fund_id, as_of=as_of, scope=scope, repository=repository, known_at=known_at, versions=versions
+    )
 
     def later() -> Iterator[list[PositionLine]]:
-        cursor, on = first.next_cursor, as_of or date.today()
+        cursor, on = first.next_cursor, valuation_date(as_of, known_at, date.today())
         while cursor:
             page = repository.fund_page(fund_id, cursor)
-            yield [line for r in page.registers for line in position_lines(r, on, irr=False)]
+            registers = page.registers
+            if known_at is not None and versions is not None:
+                registers = fund_registers_known_at(registers, versions, known_at, on, repository)
+            yield [line for r in registers for line in position_lines(r, on, irr=False)]
             cursor = page.next_cursor
 
     return first, later()

@@ -27,15 +27,17 @@ class FundListView(ScopedMixin, TemplateView):
 
 
 class FundDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
-    """`?as_of=`: the lines valued then, one BatchGetItem more (`funds.as_of`)."""
+    """`?as_of=`: the lines valued then, one BatchGetItem more (`funds.as_of`); `?known_at=`: the
+    summary and lines as they stood then, one Query more (`funds.known_at`)."""
 
     template_name = "funds/detail.html"
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         cursor = self.request.GET.get("cursor") or None
+        travel = self.time_travel
         page = selectors.fund_detail(
-            fund_id=kwargs["fund_id"], as_of=self.time_travel.as_of, cursor=cursor, scope=self.scope
+            fund_id=kwargs["fund_id"], as_of=travel.as_of, cursor=cursor, scope=self.scope, known_at=travel.known_at
         )
         context["page"] = as_of_page(page, self.time_travel)
         context["edits_records"] = self.scope.can_edit(kwargs["fund_id"])  # the record header's edit link
@@ -43,7 +45,8 @@ class FundDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
 
 
 class InvestorDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
-    """`?as_of=`: valued then from the whole registers the page already reads (no further request)."""
+    """`?as_of=`: valued then from the whole registers the page already reads (no further request);
+    `?known_at=`: the registers as they stood then, one Query more (`funds.known_at`)."""
 
     template_name = "funds/investor.html"
 
@@ -54,6 +57,7 @@ class InvestorDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             cursor=self.request.GET.get("cursor") or None,
             as_of=self.time_travel.as_of,
             scope=self.scope,
+            known_at=self.time_travel.known_at,
         )
         context.update(
             page=view.page,

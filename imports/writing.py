@@ -30,13 +30,13 @@ from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
 from fundportal.store.repositories.summaries import shard_count as summary_shard_count
 from fundportal.store.repositories.summaries import summary_shard_of
-from fundportal.store.uow import NEW, ImportUnitOfWork, UnitOfWork, when_registers_move
+from fundportal.store.uow import NEW, REGISTER_ACTIONS, ImportUnitOfWork, UnitOfWork, when_registers_move
 from positions.services import register_counting
 
-REGISTER_ITEMS = 1  # the register (in the fund, position and investor indexes itself)
+REGISTER_ITEMS = REGISTER_ACTIONS  # the register (in its own indexes) and the version it keeps
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
-# A register transaction: the run check + 99 registers.
-POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 1
+# A register transaction: the run check + 49 registers, each with the version it keeps.
+POSITIONS_PER_TRANSACTION = (MAX_TRANSACTION_ITEMS - 1) // REGISTER_ITEMS
 INTERLEAVE = True  # registers wave by wave, after their wave's entries (`RegisterPhase`)
 
 
@@ -122,7 +122,7 @@ def summary_groups(
     touched: set[tuple[str, int]] = set()
     for position_id in positions:
         shard = summary_shard_of(by_position[position_id][0].fund_id, position_id, shards)
-        if group and (len(group) == most or len(group) + 1 + len(touched | {shard}) > room):
+        if group and (len(group) == most or REGISTER_ITEMS * (len(group) + 1) + len(touched | {shard}) > room):
             groups.append(group)
             group, touched = [], set()
         group.append(position_id)
@@ -138,12 +138,13 @@ def summary_groups(
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of 99, in waves of 8 groups (one a thread): the wave's entries and the
-    search items of its new positions by BatchWriteItem (`land`), then each of its groups'
-    registers in one transaction (conditioned on the revisions read, plus a check that the run
-    is not published), then the next wave. Each register is copied into its fund's key on the
-    entity index, so registers written wave by wave along the import keep that key's write rate
-    even (all of them after all the entries put it past AWS's 1,000 WCU/s a partition:
+    Positions go in groups of up to 49 (a register and its kept version each), in waves of 8
+    groups (one a thread): the wave's entries and the search items of its new positions by
+    BatchWriteItem (`land`), then each of its groups' registers in one transaction (conditioned
+    on the revisions read, plus a check that the run is not published), then the next wave.
+    Each register is copied into its fund's key on the entity index, so registers written wave
+    by wave along the import keep that key's write rate even (all of them after all the entries
+    put it past AWS's 1,000 WCU/s a partition:
     `bench/hot_keys.py`); within a wave the batches still go before the transactions (DynamoDB
     Local runs a transaction alone on the table, which stalls the batches beside it).
     `interleave=False` writes every batch first. A crash between a wave's entries

@@ -31,7 +31,7 @@ from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.kinds import APPROVING, validate_id
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.store.repositories.positions import PositionRepository
-from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, unchanged
+from fundportal.store.uow import EXISTS, NEW, REGISTER_ACTIONS, RegisterChanged, UnitOfWork, in_approval, unchanged
 
 MAX_TRANSACTION_ITEMS = 100
 REGISTERS_PER_STEP = 2
@@ -170,7 +170,9 @@ def _refuse_clashes(source: list[PositionEntry], target: list[PositionEntry], so
 
 
 def steps(
-    entries: list[PositionEntry], room: int = MAX_TRANSACTION_ITEMS - REGISTERS_PER_STEP
+    entries: list[PositionEntry],
+    # Each register's put, the version it keeps, and its summary shard's update.
+    room: int = MAX_TRANSACTION_ITEMS - REGISTERS_PER_STEP * (REGISTER_ACTIONS + 1),
 ) -> list[list[PositionEntry]]:
     """The entries in groups whose transaction fits: two items an entry (its delete and its
     put under the target) and two per document in the group (its audit item, and a check that

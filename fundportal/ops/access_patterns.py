@@ -378,8 +378,10 @@ def _run_write_patterns(repository: DocumentRepository, patterns: list[Pattern])
         ]
         repository.gateway.batch_write((), delete_keys=search)
         removed += len(search)
-        # the position register its entry created and the fund catalog entry
-        removed += maintenance.delete_partitions([keys.register_pk(position_id)], repository.gateway.table)
+        # the position register its entry created (and the versions it kept) and the fund catalog entry
+        removed += maintenance.delete_partitions(
+            [keys.register_pk(position_id), keys.register_history_pk(position_id)], repository.gateway.table
+        )
         # and the summary shards of its fund (the register went without a delta: they go whole)
         shards = [keys.summary_keys("EXPLAIN", shard) for shard in range(summary_shard_count())]
         repository.gateway.batch_write((), delete_keys=[keys.fund_catalog_keys("EXPLAIN"), *shards])

@@ -31,6 +31,10 @@ that is not a business rule lives here.
   ONE `ADD` update per shard touched whatever the number of registers (`SummaryDeltas`), so a
   fund's totals are exact without reading the fund (`fundportal.domain.summary`). A caller
   packing a transaction leaves room for `summary_actions()` more actions.
+- Register versions: each register put (and delete) also puts the state it replaces as a
+  `RegisterVersion` with the write's summary delta (`fundportal.domain.register_versions`), so
+  the fund and investor pages can show a register as it stood at a past moment: a register
+  costs `REGISTER_ACTIONS` actions of a transaction.
 - Leaving `with` without `commit()` discards the actions: nothing is written.
 """
 
@@ -43,8 +47,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from fundportal.domain import summary as summary_rule
 from fundportal.domain.errors import AlreadyExists, Conflict, IdempotencyMismatch, NotFound
 from fundportal.domain.model import AuditEntry, PositionRegister
+from fundportal.domain.register_versions import RegisterVersion
 
 from . import gateway as table_gateway
 from .errors import DataLayerError, StoreUnavailable, TransactionCancelled
@@ -75,6 +81,7 @@ __all__ = [
     "ANY",
     "EXISTS",
     "NEW",
+    "REGISTER_ACTIONS",
     "Action",
     "ImportUnitOfWork",
     "RegisterChanged",
@@ -96,6 +103,7 @@ REGISTER_ATTEMPTS = 8  # a write re-read and retried at most this many times whe
 IN_FLIGHT_CHECKS = 4  # re-reads after DynamoDB refused a token whose first use may be in flight
 RETRYABLE_REASONS = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
 _UNSET: Any = object()
+REGISTER_ACTIONS = 2  # a register's put (or delete) and the version it keeps of what it replaced
 
 
 def summary_actions() -> int:
@@ -209,6 +217,7 @@ class UnitOfWork:
             if was is _UNSET:
                 raise TypeError("a register's put names the register it replaces (was=...)")
             self.summaries.register_changed(was, entity)
+            self._keep_version(was, entity)
         if isinstance(entity, AuditEntry):
             entity = self._audit(entity)
         item = item_of(entity)
@@ -225,6 +234,24 @@ class UnitOfWork:
             for companion in self.companions_of(entity):
                 self.put(companion, name=companion_name(companion))
 
+    def _keep_version(self, before: PositionRegister | None, after: PositionRegister | None) -> None:
+        """The state a register write replaces (`before`, None: it registers the position), kept
+        with when and the write's summary delta, in the same transaction."""
+        held = after or before
+        assert held is not None
+        version = RegisterVersion(
+            position_id=held.position_id,
+            fund_id=held.fund_id,
+            investor_id=held.investor_id,
+            replaced_at=datetime.now(UTC),
+            before=before,
+            delta=summary_rule.delta(before, after),
+            revision=before.revision if before is not None else 0,
+        )
+        request = self.gateway.put_action(item_of(version), None)
+        key = self._key(version)
+        self.actions.append(Action("register version", "Put", version, key, ANY, request))
+
     def companions_of(self, entity: Any) -> list[Any]:
         """The companion items a write of `entity` brings along (the mapping's declaration)."""
         return companions_of(entity)
@@ -239,6 +266,7 @@ class UnitOfWork:
         its fund summary in the same transaction."""
         if isinstance(entity, PositionRegister):
             self.summaries.register_changed(entity, None)
+            self._keep_version(entity, None)
         key = entity if isinstance(entity, tuple) else self._key(entity)
         request = self.gateway.delete_action(key, condition_for(entity, expect))
         self.actions.append(Action(name, "Delete", entity, key, expect, request))

@@ -234,9 +234,10 @@ def test_a_rerun_refuses_when_someone_created_its_new_document_meanwhile(backend
 
 @pytest.mark.parametrize("landed", [0, 1], ids=["no-register", "one-register-transaction"])
 def test_a_crash_between_the_entries_and_the_registers_is_counted_once_on_rerun(backend, monkeypatch, landed):
-    # 50 positions in groups of 49 (99 in production; smaller here to keep the file small): each
-    # group's entries by BatchWriteItem, then that group's registers' transaction.
-    monkeypatch.setattr(writing, "POSITIONS_PER_TRANSACTION", 49)
+    # 50 positions in groups of 40 (49 in production, each register with its kept version;
+    # smaller here to keep the file small): each group's entries by BatchWriteItem, then that
+    # group's registers' transaction.
+    monkeypatch.setattr(writing, "POSITIONS_PER_TRANSACTION", 40)
     data = csv_bytes(notice_rows(50))
     prepared = import_prepare(data=data, filename="big.csv")
     real = writing.put_registers
@@ -254,14 +255,14 @@ def test_a_crash_between_the_entries_and_the_registers_is_counted_once_on_rerun(
     monkeypatch.setattr(writing, "put_registers", real)
     # The first group's entries are in and no register counts them; or both groups' entries and
     # the first group's registers.
-    written = 150 if landed else 49 * 3
+    written = 150 if landed else 40 * 3
     assert _items(backend) == written  # and the document is not published
-    registered = [p for p in ("NP_000", "NP_049") if RegisterRepository().get(p) is not None]
+    registered = [p for p in ("NP_000", "NP_040") if RegisterRepository().get(p) is not None]
     assert registered == (["NP_000"] if landed else [])
     # A repair meanwhile leaves the positions the import has not counted yet to the import.
     report = verify_positions(repair=True)
     waiting = {d.position_id for d in report.differences if "is unfinished" in d.problem}
-    assert waiting == ({"NP_049"} if landed else {f"NP_{n:03d}" for n in range(49)})
+    assert waiting == ({f"NP_{n:03d}" for n in range(40, 50)} if landed else {f"NP_{n:03d}" for n in range(40)})
     assert report.repaired == 0 and [d for d in report.differences if d.position_id not in waiting] == []
 
     again = import_prepare(data=data, filename="big.csv")

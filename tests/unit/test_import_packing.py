@@ -8,7 +8,7 @@ from decimal import Decimal
 from fundportal.domain.model import CapitalCall
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS
 from fundportal.store.repositories.summaries import summary_shard_of
-from imports.writing import POSITIONS_PER_TRANSACTION, batches, summary_groups
+from imports.writing import POSITIONS_PER_TRANSACTION, REGISTER_ITEMS, batches, summary_groups
 
 
 def _by_position(positions: int, entries: int = 1, funds: int = 1) -> dict[str, list[CapitalCall]]:
@@ -32,13 +32,13 @@ def test_register_groups_leave_room_for_one_update_per_shard_touched():
         assert sorted(p for g in groups for p in g) == sorted(by_position)
         for group in groups:
             assert len(group) <= POSITIONS_PER_TRANSACTION
-            assert 1 + len(group) + len(_shards(by_position, group)) <= MAX_TRANSACTION_ITEMS
+            assert 1 + REGISTER_ITEMS * len(group) + len(_shards(by_position, group)) <= MAX_TRANSACTION_ITEMS
 
 
 def test_a_group_size_below_the_limit_is_kept():
     by_position = _by_position(100)
-    groups = summary_groups(sorted(by_position), by_position, 49, MAX_TRANSACTION_ITEMS - 1)
-    assert [len(g) for g in groups] == [49, 49, 2]
+    groups = summary_groups(sorted(by_position), by_position, 40, MAX_TRANSACTION_ITEMS - 1)
+    assert [len(g) for g in groups] == [40, 40, 20]
 
 
 def test_entry_batches_count_entries_registers_and_summary_updates():
@@ -48,4 +48,4 @@ def test_entry_batches_count_entries_registers_and_summary_updates():
     for batch in small:
         positions = [p for p, _ in batch]
         entries = sum(len(chunk) for _, chunk in batch)
-        assert entries + len(batch) + len(_shards(by_position, positions)) <= MAX_TRANSACTION_ITEMS
+        assert entries + REGISTER_ITEMS * len(batch) + len(_shards(by_position, positions)) <= MAX_TRANSACTION_ITEMS

@@ -30,7 +30,7 @@ from tests.notices import csv_bytes, notice_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
 
-POSITIONS = 120  # two groups of registers (99 a transaction)
+POSITIONS = 80  # two groups of registers (a transaction holds up to 49 and their kept versions)
 
 
 class Killed(BaseException):

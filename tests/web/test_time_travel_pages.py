@@ -154,7 +154,7 @@ def test_the_investor_page_as_of_a_date_values_each_line_then_from_its_one_query
         response = analyst_client.get("/investors/INVESTOR_1/?as_of=2025-09-30")
     assert response.status_code == 200
     page = response.content.decode()
-    assert 'name="as_of" value="2025-09-30"' in page and 'name="known_at"' not in page
+    assert 'name="as_of" value="2025-09-30"' in page and 'name="known_at" value=""' in page
     line = text(response)
     # POSITION_1 through 2025-09-30: 500,000 called of the 2,000,000 then in effect.
     assert "USD 2,000,000.00" in line and "USD 500,000.00" in line

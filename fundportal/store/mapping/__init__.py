@@ -6,3 +6,4 @@ Nothing outside the store imports this package: repositories and the unit of wor
 in and out."""
 
 from . import history as _history  # noqa: F401 - registers the entry-version mapping
+from . import register_history as _register_history  # noqa: F401 - registers the register-version mapping

@@ -280,6 +280,44 @@ def parse_entry_history_position_removed(gsi2_sk: str) -> bool:
     return gsi2_sk.rsplit(SEP, 1)[-1] == _REMOVED
 
 
+# --- register versions (known_at on the fund and investor pages) --------------------
+#   RegisterVersion  PK=REGHIST#POSITION_1  SK=<replaced at, ISO µs>#000007
+#                    GSI5_PK=REGHIST#FUND#FUND_A / GSI5_SK=<replaced at>#POSITION_1#000007 (the fund's)
+#                    GSI4_PK=REGHIST#INVESTOR#INVESTOR_1 / GSI4_SK=<same>             (the investor's)
+# A register's replaced states, in partitions no page, seed query or register reader shares:
+# `GSI5_SK > <T>` is every register write of a fund (or an investor) after T, one Query.
+
+REGISTER_HISTORY_PREFIX = "REGHIST"
+
+
+def register_history_pk(position_id: str) -> str:
+    """A position's register versions: one partition, oldest first."""
+    return _join(REGISTER_HISTORY_PREFIX, validate_id(position_id, "position id"))
+
+
+def register_history_keys(position_id: str, replaced_at_iso: str, revision: int) -> tuple[str, str]:
+    """(PK, SK) of a register version: its position's history partition, oldest first."""
+    return register_history_pk(position_id), _join(replaced_at_iso, f"{revision:06d}")
+
+
+def register_history_fund_pk(fund_id: str) -> str:
+    return _join(REGISTER_HISTORY_PREFIX, FUND_PREFIX, validate_id(fund_id, "fund id"))
+
+
+def register_history_investor_pk(investor_id: str) -> str:
+    return _join(REGISTER_HISTORY_PREFIX, INVESTOR_PREFIX, validate_id(investor_id, "investor id"))
+
+
+def register_history_index_sk(replaced_at_iso: str, position_id: str, revision: int) -> str:
+    """The SK of a register version in its fund's and its investor's history partitions."""
+    return _join(replaced_at_iso, validate_id(position_id, "position id"), f"{revision:06d}")
+
+
+def register_history_after(replaced_at_iso: str) -> str:
+    """The lowest index SK of a version replaced after `replaced_at_iso` (`GSI_SK > :this`)."""
+    return _join(replaced_at_iso, "~")
+
+
 # --- search keys (case-insensitive id search without a Scan) -----------------------
 
 SEARCH_PREFIX = "SEARCH"

@@ -5,18 +5,21 @@ expect=revision, name="register")`), conditioned on the revision read."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from fundportal.domain.kinds import SearchKind
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.records import FundRecord, InvestorRecord
+from fundportal.domain.register_versions import RegisterVersion
 
 from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
 from ..mapping.companions import register_companions
 from ..mapping.entities import FundCatalogEntry, from_item, is_record_item, record_of_item, to_item
-from ..schema import FUND_INDEX, INVESTOR_INDEX, TABLE
+from ..mapping.register_history import replaced_at_text
+from ..schema import DOCUMENT_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
 
 BATCH_KEYS = 100  # BatchGetItem's limit
 _INVESTOR = TABLE.index(INVESTOR_INDEX)
@@ -81,6 +84,20 @@ class RegisterRepository:
             got = self.gateway.batch_get(chunk)
             found += [from_item(PositionRegister, got[key]) for key in chunk if key in got]
         return found
+
+    # Known at T (the fund and investor pages): every register version of a fund (on the document
+    # index) or of an investor (on the investor index) replaced after T, one Query (every page).
+    def fund_versions_after(self, fund_id: str, at: datetime) -> list[RegisterVersion]:
+        return self._versions_after(DOCUMENT_INDEX, keys.register_history_fund_pk(fund_id), at)
+
+    def investor_versions_after(self, investor_id: str, at: datetime) -> list[RegisterVersion]:
+        return self._versions_after(INVESTOR_INDEX, keys.register_history_investor_pk(investor_id), at)
+
+    def _versions_after(self, index: str, pk: str, at: datetime) -> list[RegisterVersion]:
+        held = TABLE.index(index)
+        values = {":pk": pk, ":after": keys.register_history_after(replaced_at_text(at))}
+        items = self.gateway.query(f"{held.pk} = :pk AND {held.sk} > :after", values, index=index)
+        return [from_item(RegisterVersion, item) for item in items]
 
     # Pattern 15: the funds that have positions — one Query on the tiny catalog partition
     def funds(self) -> list[str]:

@@ -1,6 +1,7 @@
 """The API and the pages give identical figures: each line of a fund's and an investor's page,
 cell by cell, against the API's line formatted the way the page formats it; on the seed sample
-and on a synthetic book (`seed_demo`), today and as of a past date for the position's figures."""
+and on a synthetic book (`seed_demo`), today and as of a past date for the position's figures,
+and as known at a past moment (alone and with `as_of`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
+from fundportal.domain.entry_versions import instant
 from fundportal.domain.money import format_money, format_percent, format_ratio, money
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +109,30 @@ def test_the_funds_list_shows_the_same_totals(sample, analyst_client, api_client
         ]
     )
     assert expected in page
+
+
+def test_known_at_the_funds_and_investors_show_the_same_figures_as_the_pages(
+    sample, editor_client, analyst_client, api_client
+):
+    """A NAV recorded after T: as known at T (alone and as of 2025-09-30) the pages and the API
+    agree line by line, and both differ from today's."""
+    before = instant().replace(tzinfo=None).isoformat(timespec="microseconds")
+    nav = {"kind": "nav", "position_id": "POSITION_1", "fund_id": "FUND_A", "investor_id": "INVESTOR_1"}
+    assert (
+        editor_client.post(
+            "/documents/DOC001/entries/new/", {**nav, "status": "Active", "amount": "445000"}
+        ).status_code
+        == 302
+    )
+    for query in (f"known_at={before}", f"as_of=2025-09-30&known_at={before}"):
+        for page, endpoint in (
+            ("/funds/FUND_A/", "/api/v1/funds/FUND_A/lines"),
+            ("/investors/INVESTOR_1/", "/api/v1/investors/INVESTOR_1/lines"),
+        ):
+            assert assert_same(analyst_client, api_client, f"{page}?{query}", f"{endpoint}?{query}")
+            then = api_cells(walk_lines(api_client, f"{endpoint}?{query}"))
+            assert then[("POSITION_1", "USD")]["nav"] == "—"
+    now = api_cells(walk_lines(api_client, "/api/v1/funds/FUND_A/lines"))
+    assert now[("POSITION_1", "USD")]["nav"] == "USD 445,000.00"
+    totals = api_client.get(f"/api/v1/funds/FUND_A/figures?known_at={before}").json()["totals"]
+    assert totals[0]["figures"]["nav"] is None
