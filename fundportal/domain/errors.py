@@ -281,3 +281,15 @@ class InvalidRecord(InvalidId):
         super().__init__(field, problem)
         self.field = field
         self.problem = problem
+
+
+class InvalidPeriod(InvalidId):
+    """A statement period that is `problem`: "format" (`period` is not YYYYQn or YYYY; a date
+    is not YYYY-MM-DD), "range" (a date outside the dates the portal accepts), "order" (start
+    after end), "incomplete" (start without end or the reverse) or "both" (period and
+    start/end given together). `parameter` names the query parameter at fault."""
+
+    def __init__(self, parameter: str, problem: str, value: object = "") -> None:
+        super().__init__(parameter, value)
+        self.parameter = parameter
+        self.problem = problem
