@@ -73,10 +73,22 @@ DOCUMENT_READS = {
 }
 DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP users
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}
-POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx", "positions:statement"}
+POSITION_READS = {
+    "positions:detail",
+    "positions:export",
+    "positions:export_xlsx",
+    "positions:statement",
+    "positions:statement_xlsx",
+}
 POSITION_WRITES = {"positions:commitment", "positions:remove", "positions:merge"}
-FUND_READS = {"funds:detail", "funds:export_xlsx", "funds:export_csv"}
-INVESTOR_READS = {"investors:detail", "investors:export_csv", "investors:export_xlsx"}
+FUND_READS = {"funds:detail", "funds:export_xlsx", "funds:export_csv", "funds:statements_zip"}
+INVESTOR_READS = {
+    "investors:detail",
+    "investors:export_csv",
+    "investors:export_xlsx",
+    "investors:statement_pdf",
+    "investors:statement_xlsx",
+}
 FUND_RECORD = "funds:record"  # editors of the fund
 INVESTOR_RECORD = "investors:record"  # editors of any fund the investor is in
 # The user's own API tokens (no fund data): the list for anyone signed in; revoking is a POST.

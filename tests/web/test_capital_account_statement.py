@@ -157,3 +157,17 @@ def test_a_fund_zip_holds_every_lp_statement(sample, analyst_client):
 
 def test_an_unknown_fund_zip_is_a_404_before_the_download_starts(sample, analyst_client):
     assert analyst_client.get("/funds/NO_FUND/statements.zip?period=2025Q4").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("page", "action"),
+    [
+        ("/positions/POSITION_1/", "/positions/POSITION_1/statement.pdf"),
+        ("/investors/INVESTOR_1/", "/investors/INVESTOR_1/statement.pdf"),
+        ("/funds/FUND_A/", "/funds/FUND_A/statements.zip"),
+    ],
+)
+def test_the_pages_link_their_statement_with_a_period_picker(sample, analyst_client, page, action):
+    content = analyst_client.get(page).content.decode()
+    assert 'data-testid="statement-picker"' in content and f'action="{action}"' in content
+    assert 'name="period"' in content
