@@ -39,7 +39,7 @@ def cash_flow_schedules(entries: Iterable[PositionEntry], on: date) -> list[Cash
     schedules = []
     for code in sorted(currencies):
         flows = builder.flows(code)
-        valued = value_as_of(builder.figures(code), builder.dated_flows(code), on)
+        valued = value_as_of(builder.figures(code), builder.dated_flows(code), on, builder.dated_activity(code))
         schedules.append(
             CashFlowSchedule(
                 currency=code,

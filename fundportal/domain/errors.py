@@ -293,3 +293,23 @@ class InvalidPeriod(InvalidId):
         super().__init__(parameter, value)
         self.parameter = parameter
         self.problem = problem
+
+
+class InvalidEntry(InvalidId):
+    """A position entry the rules refuse (`fundportal.domain.statement_kinds.check_entry`): its
+    `field` ("amount", "fee_line", "carry_stage", "management_fee", "partnership_expense",
+    "recallable", "split") is `problem` (one of the constants below); `kind` is the entry's kind
+    slug, `expected` and `given` the amounts or names compared, as text."""
+
+    NEGATIVE = "negative"  # below zero where the kind allows none
+    UNKNOWN = "unknown"  # a fee line or carry stage not among the known ones
+    ABOVE_AMOUNT = "above_amount"  # a part larger than the entry's amount
+    SPLIT_MISMATCH = "split_mismatch"  # return of capital + gain + income differs from the amount
+
+    def __init__(self, kind: str, field: str, problem: str, *, expected: str = "", given: str = "") -> None:
+        super().__init__(field, given)
+        self.kind = kind
+        self.field = field
+        self.problem = problem
+        self.expected = expected
+        self.given = given

@@ -27,6 +27,11 @@
   ones). Unfunded commitment (and NAV) are point-in-time balances in every type: the latest
   entry is taken, never a sum, so a capital account statement's unfunded commitment replaces
   the earlier one instead of adding to it. No figure reads `DocumentType`.
+- The capital account's allocations (management fees, partnership expenses, realized and
+  unrealized gains, carried interest) and the splits of calls (fee and expense parts) and of
+  distributions (return of capital, gain, income, recallable): kept beside the sums, per currency
+  and by flow date (`Figures.activity`); their rules — paid-in, computed unfunded, the NAV
+  roll-forward and IRR — are in `fundportal.domain.statement_kinds`.
 """
 
 from __future__ import annotations
@@ -38,8 +43,9 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from .entries import CANCELLED, LATEST_KINDS, MIN_AT, PENDING, EntryLike, Rank, UnfundedKey, counts, rank
-from .kinds import Kind
+from .kinds import STATEMENT_KINDS, Kind
 from .money import Money, checked_amount, currency_code, known_money, money
+from .statement_kinds import UNDATED, WIDTH, AccountActivity, activity_of, add_into, sum_activities
 
 _CENT = Decimal("0.01")
 _TENTH = Decimal("0.1")
@@ -122,6 +128,8 @@ class Figures:
     # forward to it; None for figures not valued (a document's, a page's running figures).
     as_of: date | None = None
     adjusted_nav: Money | None = None
+    # The allocations and splits counted (`fundportal.domain.statement_kinds`); None: none recorded.
+    activity: AccountActivity | None = None
     # settled + pending, added once here (a fund page reads them for a thousand lines)
     called: Money = field(init=False, compare=False, repr=False)
     distributed: Money = field(init=False, compare=False, repr=False)
@@ -139,6 +147,8 @@ class Figures:
         ):
             if value is not None and value.currency.code != code:
                 raise TypeError(f"{value!r} in figures of {code}")
+        if self.activity is not None and self.activity.currency != code:
+            raise TypeError(f"activity of {self.activity.currency} in figures of {code}")
         if self.unfunded is None:  # the key ranks the unfunded entry: none without one
             object.__setattr__(self, "unfunded_key", None)
         elif self.unfunded_key is None:  # built by hand: rank it as weakly as its as-of date allows
@@ -173,7 +183,7 @@ AMOUNT_FIELDS = ("called_settled", "called_pending", "distributed_settled", "dis
 class FiguresBuilder:
     """The accumulator every page, CSV and command uses; may continue from carried figures."""
 
-    __slots__ = ("_flows", "_nav", "_navs", "_sums", "_unfunded")
+    __slots__ = ("_activity", "_flows", "_nav", "_navs", "_sums", "_unfunded")
 
     def __init__(self, start: Iterable[Figures] = (), *, flows: bool = False) -> None:
         # currency -> [called settled, called pending, distributed settled, distributed pending]
@@ -186,6 +196,8 @@ class FiguresBuilder:
         self._flows: dict[str, dict[date, list[Decimal]]] | None = {} if flows else None
         # currency -> every NAV entry's (key, amount), kept with the flows: the NAV at any date
         self._navs: dict[str, list[Rank]] | None = {} if flows else None
+        # currency -> flow date (UNDATED: none) -> the activity sums (`statement_kinds`), always kept
+        self._activity: dict[str, dict[date, list[Decimal]]] = {}
         for figures in start:
             sums = self._bucket(figures.currency)
             for index, name in enumerate(AMOUNT_FIELDS):
@@ -194,6 +206,8 @@ class FiguresBuilder:
                 self._offer_unfunded(figures.currency, (figures.unfunded_key, figures.unfunded.amount))
             if figures.nav is not None and figures.nav_key is not None:
                 self._offer(self._nav, figures.currency, (figures.nav_key, figures.nav.amount))
+            if figures.activity is not None:  # carried figures: their dates are not known here
+                self._count_activity(figures.currency, UNDATED, figures.activity.vector(), 1)
 
     def _bucket(self, currency: str) -> list[Decimal]:
         sums = self._sums.get(currency)
@@ -219,6 +233,20 @@ class FiguresBuilder:
         if not flow[0] and not flow[1]:
             del by_date[on]
 
+    def _count_activity(self, code: str, on: date, vector: list[Decimal], sign: int) -> None:
+        by_date = self._activity.setdefault(code, {})
+        held = by_date.setdefault(on, [Decimal(0)] * WIDTH)
+        add_into(held, vector, sign)
+        if not any(held):
+            del by_date[on]
+            if not by_date:
+                del self._activity[code]
+
+    def _activity_of(self, code: str, entry: EntryLike, sign: int) -> None:
+        vector = activity_of(entry)
+        if vector is not None:
+            self._count_activity(code, entry.flow_date or UNDATED, vector, sign)
+
     def add(self, entry: EntryLike) -> None:
         """Count one entry: Cancelled is ignored; unfunded keeps the latest by the rule."""
         status = entry.status
@@ -231,16 +259,20 @@ class FiguresBuilder:
             sums[1 if status == PENDING else 0] += amount
             if self._flows is not None:
                 self._flow(code, entry, 0, amount)
+            self._activity_of(code, entry, 1)
         elif kind is _DISTRIBUTION:
             sums[3 if status == PENDING else 2] += amount
             if self._flows is not None:
                 self._flow(code, entry, 1, amount)
+            self._activity_of(code, entry, 1)
         elif kind is _UNFUNDED:
             self._offer_unfunded(code, rank(entry))
         elif kind is _NAV:
             self._offer(self._nav, code, held := rank(entry))
             if self._navs is not None:
                 self._navs.setdefault(code, []).append(held)
+        elif kind in STATEMENT_KINDS:
+            self._activity_of(code, entry, 1)
         else:
             raise ValueError(f"{kind} is not a position entry")
 
@@ -265,9 +297,13 @@ class FiguresBuilder:
         if kind is Kind.CAPITAL_CALL:
             sums[1 if entry.status == PENDING else 0] -= value.amount
             self._flow(code, entry, 0, -value.amount)
+            self._activity_of(code, entry, -1)
         elif kind is Kind.DISTRIBUTION:
             sums[3 if entry.status == PENDING else 2] -= value.amount
             self._flow(code, entry, 1, -value.amount)
+            self._activity_of(code, entry, -1)
+        elif kind in STATEMENT_KINDS:
+            self._activity_of(code, entry, -1)
         else:
             raise ValueError(f"{kind} is not a position entry")
         return None
@@ -284,12 +320,18 @@ class FiguresBuilder:
 
     def state(self) -> dict[str, dict[str, Any]]:
         """Per currency: sums, latest unfunded and NAV (key, amount), and flows if kept."""
-        codes = sorted(set(self._sums) | set(self._unfunded) | set(self._nav))
+        codes = sorted(set(self._sums) | set(self._unfunded) | set(self._nav) | set(self._activity))
         flows = self._flows or {}
         # A currency with nothing left (its last entry removed) is dropped: the state equals a
         # fresh count of the entries, whatever was added and removed before.
         codes = [
-            c for c in codes if any(self._sums.get(c, ())) or c in self._unfunded or c in self._nav or flows.get(c)
+            c
+            for c in codes
+            if any(self._sums.get(c, ()))
+            or c in self._unfunded
+            or c in self._nav
+            or flows.get(c)
+            or c in self._activity
         ]
         state: dict[str, dict[str, Any]] = {
             code: {
@@ -303,6 +345,8 @@ class FiguresBuilder:
         for code, navs in (self._navs or {}).items():
             if navs and code in state:  # only when held: a state without NAVs is as it always was
                 state[code]["navs"] = sorted(navs)
+        for code, dated in self._activity.items():  # likewise: only when any activity is held
+            state[code]["activity"] = {on: list(vector) for on, vector in sorted(dated.items())}
         return state
 
     @classmethod
@@ -324,6 +368,11 @@ class FiguresBuilder:
             if data.get("navs"):
                 assert builder._navs is not None
                 builder._navs[code] = list(data["navs"])
+            if data.get("activity"):
+                held_activity = data["activity"]
+                builder._activity[code] = (
+                    held_activity if read_only else {on: _widened(vector) for on, vector in held_activity.items()}
+                )
         return builder
 
     def nav_on(self, currency: str, on: date) -> Rank | None:
@@ -339,6 +388,11 @@ class FiguresBuilder:
         """date -> [calls, distributions] of `currency`: what valuing as of a date needs (the
         builder's own mapping, not a copy: read it, never change it)."""
         return (self._flows or {}).get(currency if currency in self._sums else currency_code(currency), {})
+
+    def dated_activity(self, currency: str) -> Mapping[date, Sequence[Decimal]]:
+        """flow date (`statement_kinds.UNDATED`: none) -> the activity sums of `currency` (the
+        builder's own mapping: read it, never change it); empty when none is recorded."""
+        return self._activity.get(currency if currency in self._sums else currency_code(currency), {})
 
     def flows(self, currency: str) -> list[tuple[date, Decimal]]:
         """IRR's cash flows of `currency` by date: calls negative, distributions positive."""
@@ -363,6 +417,7 @@ class FiguresBuilder:
             unfunded_key, amount = latest_unfunded  # the key's date is the as-of date, date.min standing for none
             unfunded = known_money(amount, code)
             unfunded_as_of = None if unfunded_key[0] == date.min else unfunded_key[0]
+        dated = self._activity.get(code)
         return Figures(
             code,
             called,
@@ -375,6 +430,7 @@ class FiguresBuilder:
             nav,
             nav_as_of,
             nav_key,
+            activity=None if not dated else AccountActivity.of(code, _total_of(dated)),
         )
 
     def by_currency(self, on: date | None = None) -> list[Figures]:
@@ -388,6 +444,7 @@ class FiguresBuilder:
         copy._sums = {code: sums.copy() for code, sums in self._sums.items()}
         copy._unfunded = self._unfunded.copy()
         copy._nav = self._nav.copy()
+        copy._activity = {c: {d: v.copy() for d, v in a.items()} for c, a in self._activity.items()}
         navs = self._navs
         copy._navs = None if navs is None else {c: list(n) for c, n in navs.items()}
         flows = self._flows
@@ -431,6 +488,7 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
         as_of = group[0].as_of if all(f.as_of == group[0].as_of for f in group) else None
         adjusted = [(f.adjusted_nav, as_of) for f in group if f.adjusted_nav is not None]
         adjusted_nav = _total(adjusted, code)[0] if as_of is not None else None
+        activity = sum_activities((f.activity for f in group), code)
         totals.append(
             Figures(
                 code,
@@ -444,9 +502,23 @@ def sum_figures(groups: Iterable[Iterable[Figures]]) -> list[Figures]:
                 nav_as_of=nav_as_of,
                 as_of=as_of,
                 adjusted_nav=adjusted_nav,
+                activity=activity,
             )
         )
     return totals
+
+
+def _total_of(dated: Mapping[date, Sequence[Decimal]]) -> list[Decimal]:
+    sums = [Decimal(0)] * WIDTH
+    for vector in dated.values():
+        add_into(sums, vector)
+    return sums
+
+
+def _widened(vector: Sequence[Decimal]) -> list[Decimal]:
+    """A stored activity vector as a list of `WIDTH` (a shorter one, kept before a sum was
+    appended, is padded with zeros)."""
+    return [*vector, *([Decimal(0)] * (WIDTH - len(vector)))]
 
 
 def _sum(amounts: Iterable[Decimal]) -> Decimal:

@@ -29,6 +29,12 @@ class Kind(StrEnum):
     DISTRIBUTION = "DISTRIBUTION"
     UNFUNDED_COMMITMENT = "UNFUNDED_COMMITMENT"
     NAV = "NAV"  # net asset value: the capital account's value at the document's as-of date
+    # Allocations to the capital account (not cash): what an LP statement holds beside the flows.
+    MANAGEMENT_FEE = "MANAGEMENT_FEE"  # a fee line: gross, an offset or a waiver (`FEE_LINES`)
+    PARTNERSHIP_EXPENSE = "PARTNERSHIP_EXPENSE"
+    REALIZED_GAIN = "REALIZED_GAIN"  # signed: a loss is negative
+    UNREALIZED_GAIN = "UNREALIZED_GAIN"  # signed: a loss is negative
+    CARRIED_INTEREST = "CARRIED_INTEREST"  # accrued or paid (`CARRY_STAGES`)
 
     @property
     def entity_type(self) -> str:
@@ -62,9 +68,31 @@ _ENTITY_TYPES = {
     Kind.DISTRIBUTION: "Distribution",
     Kind.UNFUNDED_COMMITMENT: "UnfundedCommitment",
     Kind.NAV: "NetAssetValue",
+    Kind.MANAGEMENT_FEE: "ManagementFee",
+    Kind.PARTNERSHIP_EXPENSE: "PartnershipExpense",
+    Kind.REALIZED_GAIN: "RealizedGain",
+    Kind.UNREALIZED_GAIN: "UnrealizedGain",
+    Kind.CARRIED_INTEREST: "CarriedInterest",
 }
 _KINDS_BY_TYPE = {v: k for k, v in _ENTITY_TYPES.items()}
-POSITION_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV)
+# The seed's three kinds and NAV first (their order is the pages' and files' column order), then
+# the capital account's allocations (`STATEMENT_KINDS`).
+STATEMENT_KINDS = (
+    Kind.MANAGEMENT_FEE,
+    Kind.PARTNERSHIP_EXPENSE,
+    Kind.REALIZED_GAIN,
+    Kind.UNREALIZED_GAIN,
+    Kind.CARRIED_INTEREST,
+)
+POSITION_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT, Kind.NAV, *STATEMENT_KINDS)
+# A management fee entry is one line of the fee: the gross fee, an offset (e.g. transaction fees
+# credited against it) or a waiver; each amount is zero or more, net fee = gross - offsets - waivers.
+FEE_GROSS, FEE_OFFSET, FEE_WAIVER = "gross", "offset", "waiver"
+FEE_LINES = (FEE_GROSS, FEE_OFFSET, FEE_WAIVER)
+# Carried interest is accrued (allocated to the GP, may be negative: a reversal or clawback) or
+# paid (zero or more).
+CARRY_ACCRUED, CARRY_PAID = "accrued", "paid"
+CARRY_STAGES = (CARRY_ACCRUED, CARRY_PAID)
 VERSIONED_KINDS = (Kind.DOCUMENT, Kind.CAPITAL_ACTIVITY)
 
 

@@ -15,7 +15,16 @@ from moneyed import Money
 from .approval_times import Approvals, approved_again
 from .commitments import CommitmentChange, commitment_as_of, history_of
 from .figures import Figures, FiguresBuilder, percent_called
-from .kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind, validate_id
+from .kinds import (
+    APPROVED,
+    CARRY_ACCRUED,
+    DEFAULT_DOCUMENT_TYPE,
+    FEE_GROSS,
+    HISTORICAL,
+    LATEST,
+    Kind,
+    validate_id,
+)
 from .money import money
 from .valuation import irr_as_of, value_as_of
 
@@ -175,12 +184,39 @@ class PositionEntry:
 
 @dataclass(frozen=True, slots=True)
 class CapitalCall(PositionEntry):
+    """A contribution. `management_fee` and `partnership_expense` are the parts of it that pay
+    fees and expenses (None: none); the rest is `investment`. `outside_commitment`: those parts
+    are called outside the commitment and do not reduce unfunded (`statement_kinds`)."""
+
     KIND: ClassVar[Kind] = Kind.CAPITAL_CALL
+
+    management_fee: Decimal | None = None
+    partnership_expense: Decimal | None = None
+    outside_commitment: bool = False
+
+    @property
+    def investment(self) -> Decimal:
+        """The part of the call that is invested: amount - fee part - expense part."""
+        return self.amount - (self.management_fee or 0) - (self.partnership_expense or 0)
 
 
 @dataclass(frozen=True, slots=True)
 class Distribution(PositionEntry):
+    """A distribution, with its split when known: `return_of_capital` + `gain` + `income` equal
+    the amount (parts not given are zero); `recallable`: the part that may be called again
+    (adds back to unfunded). All None: not split."""
+
     KIND: ClassVar[Kind] = Kind.DISTRIBUTION
+
+    return_of_capital: Decimal | None = None
+    gain: Decimal | None = None
+    income: Decimal | None = None
+    recallable: Decimal | None = None
+
+    @property
+    def split(self) -> bool:
+        """Whether any of return of capital, gain and income is given."""
+        return self.return_of_capital is not None or self.gain is not None or self.income is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,11 +231,57 @@ class NetAssetValue(PositionEntry):
     KIND: ClassVar[Kind] = Kind.NAV
 
 
+@dataclass(frozen=True, slots=True)
+class ManagementFee(PositionEntry):
+    """One line of a management fee allocated to the position: `fee_line` "gross", "offset" or
+    "waiver" (`FEE_LINES`); the amount is zero or more; net fee = gross - offsets - waivers."""
+
+    KIND: ClassVar[Kind] = Kind.MANAGEMENT_FEE
+
+    fee_line: str = FEE_GROSS
+
+
+@dataclass(frozen=True, slots=True)
+class PartnershipExpense(PositionEntry):
+    """Fund expenses allocated to the position (zero or more)."""
+
+    KIND: ClassVar[Kind] = Kind.PARTNERSHIP_EXPENSE
+
+
+@dataclass(frozen=True, slots=True)
+class RealizedGain(PositionEntry):
+    """A realized gain allocated to the position; a loss is negative."""
+
+    KIND: ClassVar[Kind] = Kind.REALIZED_GAIN
+
+
+@dataclass(frozen=True, slots=True)
+class UnrealizedGain(PositionEntry):
+    """An unrealized gain (change in valuation) allocated to the position; a loss is negative."""
+
+    KIND: ClassVar[Kind] = Kind.UNREALIZED_GAIN
+
+
+@dataclass(frozen=True, slots=True)
+class CarriedInterest(PositionEntry):
+    """Carried interest: `carry_stage` "accrued" (allocated to the GP; negative for a reversal or
+    clawback) or "paid" (zero or more; paid out of what was accrued)."""
+
+    KIND: ClassVar[Kind] = Kind.CARRIED_INTEREST
+
+    carry_stage: str = CARRY_ACCRUED
+
+
 ENTRY_CLASSES: dict[Kind, type[PositionEntry]] = {
     Kind.CAPITAL_CALL: CapitalCall,
     Kind.DISTRIBUTION: Distribution,
     Kind.UNFUNDED_COMMITMENT: UnfundedCommitment,
     Kind.NAV: NetAssetValue,
+    Kind.MANAGEMENT_FEE: ManagementFee,
+    Kind.PARTNERSHIP_EXPENSE: PartnershipExpense,
+    Kind.REALIZED_GAIN: RealizedGain,
+    Kind.UNREALIZED_GAIN: UnrealizedGain,
+    Kind.CARRIED_INTEREST: CarriedInterest,
 }
 
 
@@ -370,7 +452,8 @@ class PositionRegister:
             if self.currency not in found:
                 found[self.currency] = builder.figures(self.currency, on)
             figures = self._memo[key] = [
-                value_as_of(found[code], builder.dated_flows(code), on) for code in sorted(found)
+                value_as_of(found[code], builder.dated_flows(code), on, builder.dated_activity(code))
+                for code in sorted(found)
             ]
         return figures
 

@@ -2,22 +2,25 @@
 
 Rules (the README's "Reconciliation" section repeats them):
 
-- Computed unfunded = commitment - contributions, per position and currency
+- Computed unfunded = commitment - contributions + add-backs, per position and currency
   (`computed_unfunded`). Contributions are the position's calls, settled and pending (a called
-  amount is no longer uncalled; Cancelled never counts). Recallable distributions would be added
-  back; none are recorded yet. None without a commitment in that currency. The GP-reported
+  amount is no longer uncalled; Cancelled never counts). Add-backs: the fee and expense parts of
+  calls made outside the commitment, and recallable distributions
+  (`fundportal.domain.statement_kinds`). None without a commitment in that currency. The GP-reported
   unfunded (the latest Unfunded commitment entry, `Figures.unfunded`) is shown beside it.
 - Reported vs computed unfunded: flagged when a position reports an unfunded commitment that
   differs from the computed one (difference = reported - computed).
-- Contributions above commitment: flagged when called > commitment (difference = called -
-  commitment).
+- Contributions above commitment: flagged when called - add-backs > commitment (difference =
+  called - add-backs - commitment).
 - A document's capital activity vs the sum of its positions' counted capital calls in the
   activity's currency: flagged when they differ (difference = calls - activity). Nothing to
   compare without a capital activity.
 - NAV roll-forward, per position and currency, between two consecutive NAV entries (by as-of
-  date): previous NAV + calls - distributions whose flow date falls after the previous NAV's
-  date and on or before the new one's, against the new NAV; the difference (new - rolled
-  forward) is the implied gain or loss. Informational: a valuation change is not an error.
+  date): previous NAV + calls - distributions + the allocations' NAV change
+  (`statement_kinds.nav_change`: - net fees - expenses + gains - accrued carry) whose flow date
+  falls after the previous NAV's date and on or before the new one's, against the new NAV; the
+  difference (new - rolled forward) is the gain or loss not recorded as an allocation.
+  Informational: a valuation change is not an error.
 - Entry vs its holder: a counted entry whose fund or currency disagrees with the position
   register (or, on a document, with the document) that holds it.
 
@@ -41,6 +44,7 @@ from .entries import EntryLike, aware, counts
 from .figures import Figures
 from .kinds import Kind
 from .money import checked_amount, known_money, money
+from .statement_kinds import activity_of, nav_change
 
 
 class FlagKind(StrEnum):
@@ -102,11 +106,15 @@ def _minus(a: Money, b: Money) -> Money:
 
 
 def computed_unfunded(commitment: Money | None, figures: Figures) -> Money | None:
-    """Unfunded = commitment - contributions (called, settled + pending) in the figures' currency;
-    None without a commitment of that currency. May be negative (called above commitment)."""
+    """Unfunded = commitment - contributions (called, settled + pending) + add-backs (call parts
+    outside the commitment, recallable distributed) in the figures' currency; None without a
+    commitment of that currency. May be negative (called above commitment)."""
     if commitment is None or commitment.currency.code != figures.currency:
         return None
-    return _minus(commitment, figures.called)
+    unfunded = _minus(commitment, figures.called)
+    if figures.activity is not None and (add_back := figures.activity.unfunded_add_back):
+        return known_money(unfunded.amount + add_back, unfunded.currency.code)
+    return unfunded
 
 
 def total_unfunded(values: Iterable[Money | None], currency: str) -> Money | None:
@@ -156,14 +164,19 @@ def unfunded_flags(
                 on=figures.unfunded_as_of,
             )
         )
-    if figures.called.amount > commitment.amount:
+    # Against the commitment count the calls less the add-backs (parts called outside it,
+    # recallable capital): the same as computed unfunded below zero.
+    against = figures.called
+    if figures.activity is not None and (add_back := figures.activity.unfunded_add_back):
+        against = known_money(against.amount - add_back, against.currency.code)
+    if against.amount > commitment.amount:
         flags.append(
             Flag(
                 FlagKind.ABOVE_COMMITMENT,
                 position_id=position_id,
                 expected=commitment,
-                actual=figures.called,
-                difference=_minus(figures.called, commitment),
+                actual=against,
+                difference=_minus(against, commitment),
             )
         )
     return flags
@@ -250,8 +263,8 @@ def activity_flags(
 
 
 def nav_roll_forward(position_id: str, entries: Iterable[HeldEntry]) -> list[Flag]:
-    """Per currency, each pair of consecutive NAV entries: previous NAV + calls - distributions
-    with a flow date in (previous date, new date] against the new NAV; the difference is the
+    """Per currency, each pair of consecutive NAV entries: previous NAV + calls - distributions +
+    the allocations' NAV change with a flow date in (previous date, new date] against the new NAV; the difference is the
     implied gain (positive) or loss. NAV entries without an as-of date are not compared."""
     by_currency: dict[str, list[HeldEntry]] = {}
     for entry in entries:
@@ -278,6 +291,8 @@ def nav_roll_forward(position_id: str, entries: Iterable[HeldEntry]) -> list[Fla
                     rolled = rolled + money(entry.amount, code)
                 elif entry.kind is Kind.DISTRIBUTION:
                     rolled = rolled - money(entry.amount, code)
+                elif (vector := activity_of(entry)) is not None:
+                    rolled = rolled + money(nav_change(vector), code)
             actual = money(new.amount, code)
             flags.append(
                 Flag(

@@ -8,7 +8,12 @@ The rule, written once here:
   reported unfunded, the awaiting-approval amounts, counts (the position itself, with a NAV, with
   an unfunded, with a commitment) and its dated flows: calls and distributions by flow date, its
   NAV by the NAV's date, and the net flows after its NAV date by date (what rolls its NAV
-  forward). Nothing in it depends on today: a contribution is a function of the register alone.
+  forward). The capital account's activity (`fundportal.domain.statement_kinds`: fees,
+  expenses, gains, carry, the splits of calls and distributions) goes in by flow date, one
+  measure per sum; the allocations' NAV change after the NAV date joins the net flows that roll
+  the NAV forward; the add-backs of a position holding a commitment (call parts outside it,
+  recallable distributed) are kept beside what it called.
+  Nothing in it depends on today: a contribution is a function of the register alone.
 - **A fund's summary is the sum of its registers' contributions.** Sums are exact (Decimal), so
   a change is a delta: `delta(before, after) = contribution(after) - contribution(before)`, and
   many changes (an import's registers) are the sum of their deltas (`add`). The store keeps the
@@ -19,8 +24,9 @@ The rule, written once here:
   the sum of the NAVs dated at or before D (a NAV dated after D is unknown at D); the adjusted
   NAV adds the positions' net flows after their own NAV date up to D; the pooled IRR runs on the
   fund's net flows by date with the adjusted NAV as terminal value at D, and only when every
-  position of the currency has a NAV at D (otherwise the residual is unknown: "—"). Computed
-  unfunded is the commitments less what the positions holding them called (all flows). The same
+  position of the currency has a NAV at D (otherwise the residual is unknown: "—"). The
+  activity sums count the entries dated on or before D. Computed unfunded is the commitments
+  less what the positions holding them called plus their add-backs (all flows). The same
   numbers a sum of the positions' own valued figures gives, except when flows after D exceed a
   position's own pending amount (taken off the fund's pending first here) — rare, documented.
 - Flows are bounded by the fund's distinct flow dates (per currency), not by its positions.
@@ -36,6 +42,7 @@ from typing import Any, Protocol
 
 from .figures import Figures, FiguresBuilder, percent_called
 from .money import Money, known_money
+from .statement_kinds import ACTIVITY_FIELDS, AccountActivity, nav_change, unfunded_add_back
 from .valuation import irr_as_of
 
 # A measure: (currency, what, date or None). Dated measures are bounded by distinct flow dates.
@@ -44,6 +51,7 @@ Vector = dict[Measure, Decimal]
 
 COMMITMENT = "commitment"
 COMMITTED_CALLED = "committed_called"  # called by the positions holding a commitment (computed unfunded)
+COMMITTED_ADD_BACK = "committed_add_back"  # their add-backs (statement_kinds.unfunded_add_back)
 SUMS = ("called_settled", "called_pending", "distributed_settled", "distributed_pending")
 NAV, UNFUNDED = "nav", "unfunded"
 AWAITING_CALLED, AWAITING_DISTRIBUTED, AWAITING_NAV = "awaiting_called", "awaiting_distributed", "awaiting_nav"
@@ -51,10 +59,20 @@ POSITIONS, NAVS, UNFUNDEDS, COMMITTED = "positions", "navs", "unfundeds", "commi
 CALL, DISTRIBUTION, NAV_ON, NAVS_ON, ROLL = "call", "distribution", "nav_on", "navs_on", "roll"
 UNDATED = date.min  # a NAV without an as-of date
 PLAIN = frozenset(
-    {COMMITMENT, COMMITTED_CALLED, *SUMS, NAV, UNFUNDED, AWAITING_CALLED, AWAITING_DISTRIBUTED, AWAITING_NAV}
+    {
+        COMMITMENT,
+        COMMITTED_CALLED,
+        COMMITTED_ADD_BACK,
+        *SUMS,
+        NAV,
+        UNFUNDED,
+        AWAITING_CALLED,
+        AWAITING_DISTRIBUTED,
+        AWAITING_NAV,
+    }
     | {POSITIONS, NAVS, UNFUNDEDS, COMMITTED}
 )
-DATED = frozenset({CALL, DISTRIBUTION, NAV_ON, NAVS_ON, ROLL})
+DATED = frozenset({CALL, DISTRIBUTION, NAV_ON, NAVS_ON, ROLL, *ACTIVITY_FIELDS})
 
 
 class RegisterLike(Protocol):
@@ -114,6 +132,13 @@ def contribution(register: RegisterLike | None) -> Vector:
             _put(vector, (code, DISTRIBUTION, on), distributions)
             if nav_date is not None and on > nav_date:
                 _put(vector, (code, ROLL, on), calls - distributions)
+        for on, sums in builder.dated_activity(code).items():
+            for name, amount in zip(ACTIVITY_FIELDS, sums, strict=False):
+                _put(vector, (code, name, on), amount)
+            if nav_date is not None and on > nav_date and on != UNDATED:
+                _put(vector, (code, ROLL, on), nav_change(sums))
+            if code == register.currency and register.commitment is not None:
+                _put(vector, (code, COMMITTED_ADD_BACK, None), unfunded_add_back(sums))
     if register.awaiting_documents:
         apart = FiguresBuilder.restore(register.awaiting, read_only=True)
         for figures in apart.by_currency():
@@ -205,6 +230,7 @@ def totals_as_of(summary: Mapping[Measure, Decimal], on: date) -> list[SummaryTo
             adjusted = known_money(nav_amount + rolled, code)
             nav_as_of = max((d for d in known if d != UNDATED), default=None)
         unfunded = known_money(_of(plain, UNFUNDED), code) if _of(plain, UNFUNDEDS) else None
+        sums = [sum((a for d, a in flows.get(name, {}).items() if d <= on), Decimal(0)) for name in ACTIVITY_FIELDS]
         figures = Figures(
             code,
             known_money(called_settled, code),
@@ -216,10 +242,13 @@ def totals_as_of(summary: Mapping[Measure, Decimal], on: date) -> list[SummaryTo
             nav_as_of=nav_as_of,
             as_of=on,
             adjusted_nav=adjusted,
+            activity=AccountActivity.of(code, sums) if any(sums) else None,
         )
         commitment = known_money(_of(plain, COMMITMENT), code) if _of(plain, COMMITTED) else None
         computed = (
-            known_money(_of(plain, COMMITMENT) - _of(plain, COMMITTED_CALLED), code) if commitment is not None else None
+            known_money(_of(plain, COMMITMENT) - _of(plain, COMMITTED_CALLED) + _of(plain, COMMITTED_ADD_BACK), code)
+            if commitment is not None
+            else None
         )
         net = {d: distributions.get(d, Decimal(0)) - calls.get(d, Decimal(0)) for d in set(calls) | set(distributions)}
         pooled = irr_as_of(figures, sorted(net.items())) if nav_count == positions else None

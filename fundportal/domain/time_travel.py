@@ -64,7 +64,7 @@ def value_entries(entries: Iterable[PositionEntry], on: date) -> list[Valued]:
             builder.add(entry)
     valued = []
     for code in sorted(currencies):  # a currency whose every flow is after `on`: zero figures
-        figures = value_as_of(builder.figures(code), builder.dated_flows(code), on)
+        figures = value_as_of(builder.figures(code), builder.dated_flows(code), on, builder.dated_activity(code))
         valued.append(Valued(figures, irr_as_of(figures, builder.flows(code))))
     return valued
 

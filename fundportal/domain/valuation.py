@@ -12,6 +12,9 @@ The rule, written once here and used by every page, export, statement and comman
   to D: the NAV rolled forward to D by the cash that moved since (money called is in the fund at
   cost; money distributed has left it). RVPI = adjusted NAV / called; TVPI = (distributed +
   adjusted NAV) / called.
+- The allocations (management fees, expenses, gains, accrued carry; `statement_kinds`) dated
+  after the NAV date up to D roll the NAV forward too: adjusted NAV += their `nav_change`. Those
+  dated after D are left out of the figures' activity sums. They are no cash flows.
 - IRR (`fundportal.domain.returns.irr`) of the same flows up to D, with the adjusted NAV as the
   terminal value at D. So TVPI and IRR see the same cash and the same value on the same date,
   and a TVPI below 1.00x always comes with a negative IRR.
@@ -26,12 +29,19 @@ from decimal import Decimal
 from .figures import Figures
 from .money import known_money
 from .returns import irr
+from .statement_kinds import AccountActivity, rolled_nav_change, total
 
 
-def value_as_of(figures: Figures, dated_flows: Mapping[date, Sequence[Decimal]], on: date) -> Figures:
+def value_as_of(
+    figures: Figures,
+    dated_flows: Mapping[date, Sequence[Decimal]],
+    on: date,
+    dated_activity: Mapping[date, Sequence[Decimal]] | None = None,
+) -> Figures:
     """`figures` (all of a position's entries in one currency) valued as of `on`: the flows after
     `on` taken out and the NAV rolled forward to `on` (see the module doc). `dated_flows` are the
-    date -> [calls, distributions] of that currency (`FiguresBuilder.dated_flows`)."""
+    date -> [calls, distributions] of that currency (`FiguresBuilder.dated_flows`);
+    `dated_activity` its allocations by date (`FiguresBuilder.dated_activity`; None: none)."""
     code = figures.currency
     nav, nav_as_of = figures.nav, figures.nav_as_of
     if nav is not None and nav_as_of is not None and nav_as_of > on:
@@ -56,9 +66,16 @@ def value_as_of(figures: Figures, dated_flows: Mapping[date, Sequence[Decimal]],
     if later_distributions:
         settled, pending = _take_out(distributed_settled.amount, distributed_pending.amount, later_distributions)
         distributed_settled, distributed_pending = known_money(settled, code), known_money(pending, code)
+    rolled_allocations = Decimal(0)
+    activity = figures.activity
+    if dated_activity:
+        if nav is not None:
+            rolled_allocations = rolled_nav_change(dated_activity, since, on)
+        if max(dated_activity) > on:
+            activity = AccountActivity.of(code, total(dated_activity, up_to=on))
     adjusted = nav
-    if nav is not None and (rolled_calls or rolled_distributions):
-        adjusted = known_money(nav.amount + rolled_calls - rolled_distributions, code)
+    if nav is not None and (rolled_calls or rolled_distributions or rolled_allocations):
+        adjusted = known_money(nav.amount + rolled_calls - rolled_distributions + rolled_allocations, code)
     # Built field by field, not by `dataclasses.replace` (a fund page values a thousand lines).
     return Figures(
         code,
@@ -74,6 +91,7 @@ def value_as_of(figures: Figures, dated_flows: Mapping[date, Sequence[Decimal]],
         nav_key=figures.nav_key if nav is not None else None,
         as_of=on,
         adjusted_nav=adjusted,
+        activity=activity,
     )
 
 

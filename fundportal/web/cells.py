@@ -19,6 +19,11 @@ KIND_LABELS = {
     Kind.DISTRIBUTION: "Distribution",
     Kind.UNFUNDED_COMMITMENT: "Unfunded commitment",
     Kind.NAV: "NAV",
+    Kind.MANAGEMENT_FEE: "Management fee",
+    Kind.PARTNERSHIP_EXPENSE: "Partnership expense",
+    Kind.REALIZED_GAIN: "Realized gain/loss",
+    Kind.UNREALIZED_GAIN: "Unrealized gain/loss",
+    Kind.CARRIED_INTEREST: "Carried interest",
 }
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from documents import selectors
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import figures_by_currency
-from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.domain.money import money
 from positions import selectors as position_selectors
@@ -81,7 +81,8 @@ def test_document_overview_rows_in_position_order_cells_in_kind_order(repo):
     assert [row.position_id for row in page.rows] == ["POSITION_1", "POSITION_2", "POSITION_3"]
     first, second = page.rows[:2]
     kinds = [cell.entry.kind if cell else None for cell in first.cells]
-    assert kinds == [POSITION_KINDS[0], None, POSITION_KINDS[2], None]  # no NAV entry
+    # no NAV entry, none of the capital account's allocations
+    assert kinds == [POSITION_KINDS[0], None, POSITION_KINDS[2], None] + [None] * len(STATEMENT_KINDS)
     assert [cell.entry.kind for cell in second.cells[:2]] == list(POSITION_KINDS[:2])
     assert [cell.amount for cell in second.cells[:2]] == [_m("1000", "USD"), _m("30000", "JPY")]
     assert second.cells[2] is None
@@ -126,6 +127,7 @@ def test_position_in_document(repo):
         (Kind.DISTRIBUTION, True),
         (Kind.UNFUNDED_COMMITMENT, False),
         (Kind.NAV, False),
+        *((kind, False) for kind in STATEMENT_KINDS),
     ]
     assert [f.called for f in page.figures] == [_m("0", "JPY"), _m("1000", "USD")]
 
