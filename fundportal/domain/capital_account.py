@@ -45,6 +45,8 @@ from .money import Money, money
 from .periods import Column, Period
 from .reconciliation import computed_unfunded
 from .returns import as_percent
+from .statement_kinds import activity_of
+from .statement_kinds import nav_change as allocation_nav_change
 from .time_travel import counts_by
 from .valuation import irr_as_of, value_as_of
 
@@ -79,6 +81,7 @@ ACTIVITY_KEYS = tuple(key for key, _, role in LINES if role == ACTIVITY)
 # Detail lines shown only when some column has an amount on them.
 _OPTIONAL = frozenset(("distributions_unsplit", "fees_waiver", "carry_paid", "difference"))
 _NAV_KINDS = frozenset((Kind.NAV, Kind.UNFUNDED_COMMITMENT))
+_ZERO = Decimal(0)
 
 
 def flow_day(entry: PositionEntry) -> date:
@@ -88,20 +91,53 @@ def flow_day(entry: PositionEntry) -> date:
 
 def statement_lines(entry: PositionEntry) -> dict[str, Decimal]:
     """What one counted entry puts on the statement's lines (activity and detail), signed by its
-    effect on the capital account."""
+    effect on the capital account; the parts and allocations as `statement_kinds.activity_of`
+    reads them."""
     amount = entry.amount
     kind = entry.kind
+    vector = activity_of(entry)
     if kind is Kind.CAPITAL_CALL:
-        return {"contributions": amount, "contributions_investment": amount}
+        fees, expenses = (vector[8], vector[9]) if vector else (_ZERO, _ZERO)
+        return {
+            "contributions": amount,
+            "contributions_investment": amount - fees - expenses,
+            "contributions_fees": fees,
+            "contributions_expenses": expenses,
+        }
     if kind is Kind.DISTRIBUTION:
-        return {"distributions": -amount, "distributions_unsplit": -amount}
-    return {}
+        capital, gain, income, recallable = vector[11:15] if vector else (_ZERO,) * 4
+        return {
+            "distributions": -amount,
+            "distributions_return_of_capital": -capital,
+            "distributions_gain": -gain,
+            "distributions_income": -income,
+            "distributions_unsplit": -(amount - capital - gain - income),
+            "distributions_recallable": -recallable,
+        }
+    if vector is None:
+        return {}
+    gross, offset, waiver, expenses, realized, unrealized, accrued, paid = vector[:8]
+    if kind is Kind.MANAGEMENT_FEE:
+        return {
+            "management_fees": offset + waiver - gross,
+            "fees_gross": -gross,
+            "fees_offset": offset,
+            "fees_waiver": waiver,
+        }
+    if kind is Kind.CARRIED_INTEREST:
+        return {"carried_interest": -accrued, "carry_paid": -paid}
+    return {"partnership_expenses": -expenses, "realized_gain": realized, "unrealized_gain": unrealized}
 
 
 def nav_change(entry: PositionEntry) -> Decimal:
-    """The one roll-forward rule: what a counted entry does to the capital account (NAV)."""
-    lines = statement_lines(entry)
-    return sum((lines.get(key, Decimal(0)) for key in ACTIVITY_KEYS), Decimal(0))
+    """The one roll-forward rule (`statement_kinds.nav_change` for the allocations): what a
+    counted entry does to the capital account. The statement's activity lines add up to it."""
+    if entry.kind is Kind.CAPITAL_CALL:
+        return entry.amount
+    if entry.kind is Kind.DISTRIBUTION:
+        return -entry.amount
+    vector = activity_of(entry)
+    return _ZERO if vector is None else allocation_nav_change(vector)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +258,7 @@ def position_account(
         for entry in held:
             if counts_by(entry, end):
                 builder.add(entry)
-        figures = value_as_of(builder.figures(code), builder.dated_flows(code), end)
+        figures = value_as_of(builder.figures(code), builder.dated_flows(code), end, builder.dated_activity(code))
         committed = commitment_as_of(commitments, end) if code == commitment_currency else None
         commitment = None if committed is None else money(committed, code)
         recallable = money(_recallable(held, end), code)
@@ -234,7 +270,7 @@ def position_account(
                 figures=figures,
                 commitment=commitment,
                 recallable=recallable,
-                unfunded=_unfunded(commitment, figures, recallable),
+                unfunded=_unfunded(commitment, figures),
                 irr=irr_as_of(figures, builder.flows(code)),
                 flows=tuple(builder.flows(code)),
             )
@@ -251,8 +287,9 @@ def _recallable(entries: Iterable[PositionEntry], end: date) -> Decimal:
     return total
 
 
-def _unfunded(commitment: Money | None, figures: Figures, recallable: Money) -> Money | None:
-    """Computed unfunded as of the period's end: the one rule of `reconciliation`."""
+def _unfunded(commitment: Money | None, figures: Figures) -> Money | None:
+    """Computed unfunded as of the period's end: the one rule of `reconciliation` (commitment -
+    calls + call parts outside the commitment + recallable distributed)."""
     return computed_unfunded(commitment, figures)
 
 
