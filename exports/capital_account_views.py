@@ -9,21 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
+from uuid import UUID
 
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.conf import settings
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import redirect, render
 from django.views import View
 
 from fundportal.domain.periods import END, PERIOD, START, Period, parse_period, quarter, quarter_start_of
 from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravelMixin
 
+from . import statement_jobs
 from .capital_account import (
     CapitalAccountStatement,
+    fund_position_ids,
     fund_statements,
     investor_capital_account,
     position_capital_account,
 )
 from .capital_account_files import statement_pdf, statement_xlsx
+from .models import StatementJob
 from .statement_zip import zip_stream
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -103,14 +110,27 @@ class InvestorStatementXlsxView(InvestorStatementMixin, View):
 class FundStatementsZipView(ScopedMixin, TimeTravelMixin, View):
     """Every LP's statement PDF of the fund as one ZIP, streamed: the fund's positions and names
     are read before the response starts (an unknown or uncovered fund is a 404), each statement
-    while the file is sent."""
+    while the file is sent. Above `STATEMENTS_ZIP_INLINE_MAX` LPs (default 100) it is built by a
+    background job instead, and this redirects to the job's page."""
 
-    def get(self, request: HttpRequest, fund_id: str) -> StreamingHttpResponse:
+    def get(self, request: HttpRequest, fund_id: str) -> HttpResponseBase:
         period = period_or_this_quarter(request)
-        statements = fund_statements(
-            fund_id=fund_id, period=period, known_at=self.time_travel.known_at, scope=self.scope
-        )
+        known_at = self.time_travel.known_at
+        fund_name, positions = fund_position_ids(fund_id=fund_id, scope=self.scope)
         user = request.user.get_username()
+        if len(positions) > getattr(settings, "STATEMENTS_ZIP_INLINE_MAX", statement_jobs.INLINE_MAX):
+            job = statement_jobs.enqueue(
+                fund_id=fund_id, period=period, known_at=known_at, user=user, positions=len(positions)
+            )
+            return redirect("funds:statements_job", fund_id, job.pk)
+        statements = fund_statements(
+            fund_id=fund_id,
+            period=period,
+            known_at=known_at,
+            scope=self.scope,
+            positions=positions,
+            fund_name=fund_name,
+        )
 
         def files() -> Iterator[tuple[str, bytes]]:
             for statement in statements.statements:
@@ -118,5 +138,34 @@ class FundStatementsZipView(ScopedMixin, TimeTravelMixin, View):
 
         response = StreamingHttpResponse(zip_stream(files()), content_type="application/zip")
         response["Content-Disposition"] = f'attachment; filename="statements-{fund_id}-{period.slug}.zip"'
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+class StatementJobMixin(ScopedMixin):
+    def job(self, request: HttpRequest, fund_id: str, job_id: UUID) -> StatementJob:
+        """The job, if it is this user's and of a fund in the scope (else 404)."""
+        self.scope.require_fund(fund_id, "Fund", fund_id)
+        job = StatementJob.objects.filter(pk=job_id, fund_id=fund_id, user=request.user.get_username()).first()
+        if job is None:
+            raise Http404("No such statements job")
+        return job
+
+
+class StatementJobView(StatementJobMixin, View):
+    """The job's page: its state and progress, and the ZIP's link once ready."""
+
+    def get(self, request: HttpRequest, fund_id: str, job_id: UUID) -> HttpResponse:
+        job = self.job(request, fund_id, job_id)
+        return render(request, "exports/statement_job.html", {"job": job, "refresh": 3})
+
+
+class StatementJobZipView(StatementJobMixin, View):
+    def get(self, request: HttpRequest, fund_id: str, job_id: UUID) -> HttpResponseBase:
+        job = self.job(request, fund_id, job_id)
+        if job.state != StatementJob.State.DONE or not job.stored_name:
+            raise Http404("The statements are not ready")
+        stored = statement_jobs.statement_storage().open(job.stored_name, "rb")
+        response = FileResponse(stored, content_type="application/zip", as_attachment=True, filename=job.filename)
         response["X-Content-Type-Options"] = "nosniff"
         return response

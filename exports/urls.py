@@ -23,6 +23,12 @@ fund_patterns = [
     path("<str:fund_id>/export.xlsx", views.FundXlsxView.as_view(), name="export_xlsx"),
     path("<str:fund_id>/export.csv", views.FundCsvView.as_view(), name="export_csv"),
     path("<str:fund_id>/statements.zip", statements.FundStatementsZipView.as_view(), name="statements_zip"),
+    path("<str:fund_id>/statements/<uuid:job_id>/", statements.StatementJobView.as_view(), name="statements_job"),
+    path(
+        "<str:fund_id>/statements/<uuid:job_id>.zip",
+        statements.StatementJobZipView.as_view(),
+        name="statements_job_zip",
+    ),
 ]
 
 investor_patterns = [

@@ -62,6 +62,8 @@ EDITOR_PAGES = {"documents:imports:upload", "documents:create", "documents:impor
 EDITOR_POST_ONLY = {"documents:imports:confirm"}
 # An import job's pages: its own user's only (the dummy job is nobody's: 404 for every editor).
 EDITOR_JOBS = {"documents:imports:job", "documents:imports:job_status"}
+# A fund's statements job: its own user's only (the dummy job is nobody's: 404 for everyone).
+STATEMENT_JOBS = {"funds:statements_job", "funds:statements_job_zip"}
 # Submit and Approve are POSTs; who may take the step is the service's check (edit / approve rights).
 APPROVAL_POST_ONLY = {"documents:submit", "documents:approve"}
 DOCUMENT_READS = {
@@ -99,6 +101,7 @@ PROJECT_PAGES = (
     | EDITOR_PAGES
     | EDITOR_POST_ONLY
     | EDITOR_JOBS
+    | STATEMENT_JOBS
     | APPROVAL_POST_ONLY
     | DOCUMENT_READS
     | DOCUMENT_ANALYST_READS
@@ -167,6 +170,8 @@ def expected_status(name: str, user: str, fund: str) -> int:
         return 405 if may_edit else 403
     if name in EDITOR_JOBS:
         return 404 if may_edit else 403
+    if name in STATEMENT_JOBS:
+        return 404
     if name in APPROVAL_POST_ONLY:
         return 405
     if name == INVESTOR_RECORD:

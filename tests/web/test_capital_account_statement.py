@@ -171,3 +171,19 @@ def test_the_pages_link_their_statement_with_a_period_picker(sample, analyst_cli
     content = analyst_client.get(page).content.decode()
     assert 'data-testid="statement-picker"' in content and f'action="{action}"' in content
     assert 'name="period"' in content
+
+
+def test_above_the_inline_limit_the_zip_is_built_by_a_job_its_user_downloads(
+    sample, analyst_client, client, django_user_model, settings
+):
+    settings.STATEMENTS_ZIP_INLINE_MAX = 1
+    response = analyst_client.get("/funds/FUND_A/statements.zip?period=2025Q4")
+    assert response.status_code == 302 and "/funds/FUND_A/statements/" in response["Location"]
+    page = analyst_client.get(response["Location"])
+    assert 'data-state="done"' in page.content.decode() and "2 of 2 statements built" in page.content.decode()
+    download = analyst_client.get(response["Location"].rstrip("/") + ".zip")
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content)))
+    assert sorted(archive.namelist()) == ["statement-POSITION_1-2025Q4.pdf", "statement-POSITION_2-2025Q4.pdf"]
+    other = django_user_model.objects.create_user("other-analyst", password="pw-other-1234")
+    client.force_login(other)
+    assert client.get(response["Location"]).status_code == 404
