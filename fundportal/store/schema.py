@@ -38,6 +38,17 @@ POSITION_PROJECTION = (
     # An entry's UpdatedAt ranks it in the "latest unfunded / NAV" rule: the register's recount
     # of a latest figure reads the entries from this index.
     "UpdatedAt",
+    # The capital account's kinds and the splits (`mapping.entry_parts`): the position page,
+    # exports and statements read a fee line, a carry stage or a split from this index too.
+    "FeeLine",
+    "CarryStage",
+    "ManagementFee",
+    "PartnershipExpense",
+    "OutsideCommitment",
+    "ReturnOfCapital",
+    "Gain",
+    "Income",
+    "Recallable",
 )
 # The fund page's slim register copy: ids, currency, commitment and `Lines` (the roll-up
 # without dated flows, `codecs.register_lines_out`), never the whole `Rollup`.
@@ -137,6 +148,8 @@ TABLE = TableDef(
             POSITION_PROJECTION,
             why="The position page needs amounts, status and document dates only; INCLUDE keeps reads "
             "and index storage to what it shows.",
+            # v2: projects the attributes of fees, expenses, gains, carry and the splits.
+            version=2,
         ),
         IndexDef(
             MONTH_INDEX,

@@ -46,6 +46,7 @@ DATETIME = Codec(iso, lambda v: datetime.fromisoformat(v) if v else None)
 # --- the register's roll-up as a DynamoDB map ----------------------------------------------------------
 
 _MIN_AT = datetime.min.replace(tzinfo=UTC)
+_UNDATED = date.min.isoformat()  # an activity's undated key (`statement_kinds.UNDATED`)
 
 
 def _rank_out(rank: Any) -> list[Any] | None:
@@ -73,6 +74,12 @@ def rollup_out(state: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "Flows": {on.isoformat(): pair for on, pair in data["flows"].items()},
             # Every NAV entry (the NAV at any date): absent when none, as before it was kept.
             **({"Navs": [_rank_out(r) for r in data["navs"]]} if data.get("navs") else {}),
+            # The capital account's activity by flow date (`statement_kinds`): absent when none.
+            **(
+                {"Activity": {on.isoformat(): list(sums) for on, sums in data["activity"].items()}}
+                if data.get("activity")
+                else {}
+            ),
         }
         for code, data in state.items()
     }
@@ -122,7 +129,24 @@ def _flows_after_nav(rollup: dict[str, Any]) -> dict[str, Any]:
         flows = data.get("Flows") or {}
         kept = {on: pair for on, pair in flows.items() if since is None or on > since}
         slim[code] = {**data, "Flows": kept}
+        if data.get("Activity"):
+            slim[code]["Activity"] = _activity_after_nav(data["Activity"], since)
     return slim
+
+
+def _activity_after_nav(activity: dict[str, list[Any]], since: str | None) -> dict[str, list[Any]]:
+    """The activity dated after the NAV's date as kept, the rest added up under the undated key
+    (it always counts and never rolls the NAV forward): the sums stay exact for any later date."""
+    if not since:
+        return activity
+    kept = {on: sums for on, sums in activity.items() if on > since}
+    earlier = [sums for on, sums in activity.items() if on <= since]
+    if earlier:
+        width = max(len(sums) for sums in earlier)
+        folded = [sum((Decimal(s[i]) for s in earlier if i < len(s)), Decimal(0)) for i in range(width)]
+        if any(folded):
+            kept[_UNDATED] = folded
+    return dict(sorted(kept.items()))
 
 
 def read_awaiting(item: dict[str, Any], values: dict[str, Any]) -> None:
@@ -149,6 +173,15 @@ def rollup_in(value: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
                 date.fromisoformat(on): [Decimal(v) for v in pair] for on, pair in (data.get("Flows") or {}).items()
             },
             **({"navs": [_rank_in(r) for r in data["Navs"]]} if data.get("Navs") else {}),
+            **(
+                {
+                    "activity": {
+                        date.fromisoformat(on): [Decimal(v) for v in sums] for on, sums in data["Activity"].items()
+                    }
+                }
+                if data.get("Activity")
+                else {}
+            ),
         }
         for code, data in (value or {}).items()
         if code not in _NOT_CURRENCIES

@@ -64,6 +64,7 @@ from .companions import (
     register_companions,
     search_items_of,
 )
+from .entry_parts import ENTRY_PARTS
 from .expiry import throwaway_expiry
 
 REGISTER_TYPE = "PositionRegister"
@@ -280,6 +281,7 @@ def _entry_map(cls: type[PositionEntry]) -> EntityMap:
             Attribute("updated_by", "UpdatedBy"),
             Attribute("revision", "Revision", INTEGER, 1),
             Attribute("restated", "Restated", RESTATED),
+            *(Attribute(*part) for part in ENTRY_PARTS.get(kind, ())),
         ),
         indexes={
             # Every entry is in the entity index and the position index.

@@ -7,6 +7,10 @@ Layout follows docs/DESIGN.md and the seed article
     Document, superseded   PK=DOC001  SK=DOCUMENT#2025-09-01[#000002]
     CapitalActivity        PK=DOC001  SK=CAPITAL_ACTIVITY#LATEST | CAPITAL_ACTIVITY#<date>[#rev]
     Position entries       PK=DOC001  SK=CAPITAL_CALL#POSITION_1 (and DISTRIBUTION#, UNFUNDED_COMMITMENT#)
+                           NAV# and the capital account's kinds: MANAGEMENT_FEE#, PARTNERSHIP_EXPENSE#,
+                           REALIZED_GAIN#, UNREALIZED_GAIN#, CARRIED_INTEREST# (same partition,
+                           same indexes: every Query that reads a document's or a position's
+                           entries reads them too; none begins with CAPITAL_, pattern 4's prefix)
     GSI_Entity_Document    GSI_PK=DOCUMENT#LATEST#DOC001 / GSI_SK=METADATA
                            GSI_PK=CAPITAL_CALL#POSITION_1#DOC001 / GSI_SK=LATEST
     GSI_Position_Document  GSI2_PK=POSITION_1 / GSI2_SK=CAPITAL_CALL#DOC001
