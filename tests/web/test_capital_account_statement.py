@@ -187,3 +187,60 @@ def test_above_the_inline_limit_the_zip_is_built_by_a_job_its_user_downloads(
     other = django_user_model.objects.create_user("other-analyst", password="pw-other-1234")
     client.force_login(other)
     assert client.get(response["Location"]).status_code == 404
+
+
+def record(entry) -> None:
+    services.entry_record(entry=entry, user="setup")
+
+
+def allocations_in_the_sample(q4_nav: int) -> None:
+    """The sample's POSITION_1 with a Q3 NAV its activity explains and, in DOC002 (Q4), a
+    management fee of 10,000, a partnership expense of 2,500 and an unrealized gain of 50,000,
+    and a Q4 NAV of `q4_nav`:
+    Q3: 500,000 called - 75,000 distributed + 20,000 realized gain = 445,000 (the Q3 NAV).
+    Q4: 445,000 + 750,000 - 120,000 - 10,000 - 2,500 + 50,000 = 1,112,500."""
+    from fundportal.domain.model import ManagementFee, PartnershipExpense, RealizedGain, UnrealizedGain
+
+    ids = ("POSITION_1", "FUND_A", "INVESTOR_1")
+    record(RealizedGain("DOC001", *ids, Decimal(20_000), "Active", as_of_date=Q3))
+    record_nav("DOC001", 445_000, Q3)
+    record(ManagementFee("DOC002", *ids, Decimal(10_000), "Completed", as_of_date=Q4, fee_line="gross"))
+    record(PartnershipExpense("DOC002", *ids, Decimal(2_500), "Completed", as_of_date=Q4))
+    record(UnrealizedGain("DOC002", *ids, Decimal(50_000), "Active", as_of_date=Q4))
+    record_nav("DOC002", q4_nav, Q4)
+
+
+def test_position_1_q4_after_a_fee_an_expense_and_a_gain_reconciles_in_every_column(sample, analyst_client):
+    allocations_in_the_sample(1_112_500)
+    statement = position_capital_account(position_id="POSITION_1", period=quarter(2025, 4))
+    assert amounts(statement, "beginning_nav") == [Decimal(445_000), 0, 0]
+    assert amounts(statement, "contributions") == [Decimal(750_000), Decimal(1_250_000), Decimal(1_250_000)]
+    assert amounts(statement, "distributions") == [Decimal(-120_000), Decimal(-195_000), Decimal(-195_000)]
+    assert amounts(statement, "management_fees") == [Decimal(-10_000)] * 3
+    assert amounts(statement, "fees_gross") == [Decimal(-10_000)] * 3
+    assert amounts(statement, "partnership_expenses") == [Decimal(-2_500)] * 3
+    assert amounts(statement, "realized_gain") == [0, Decimal(20_000), Decimal(20_000)]
+    assert amounts(statement, "unrealized_gain") == [Decimal(50_000)] * 3
+    assert amounts(statement, "ending_nav") == [Decimal(1_112_500)] * 3
+    (account,) = statement.positions[0].accounts
+    assert account.reconciles and "difference" not in [line.key for line in account.lines]
+    assert account.figures.adjusted_nav.amount == Decimal(1_112_500)  # RVPI/TVPI on the same NAV
+    text = pdf_text(analyst_client.get(f"{STATEMENT}.pdf?period=2025Q4"))
+    assert "Management fees (net) USD -10,000.00 USD -10,000.00 USD -10,000.00" in text
+    assert "Reconciles: beginning NAV + activity = ending NAV in every column." in text
+    assert "Unreconciled difference" not in text
+
+
+def test_an_inconsistent_q4_nav_shows_the_flagged_difference_line(sample, analyst_client):
+    allocations_in_the_sample(1_100_000)  # 12,500 below what the activity explains
+    statement = position_capital_account(position_id="POSITION_1", period=quarter(2025, 4))
+    assert amounts(statement, "difference") == [Decimal(-12_500)] * 3
+    (account,) = statement.positions[0].accounts
+    assert account.line("difference").flagged and not account.reconciles
+    xlsx = analyst_client.get(f"{STATEMENT}.xlsx?period=2025Q4")
+    sheet = load_workbook(io.BytesIO(xlsx.content))["Capital account"]
+    flagged = next(
+        r for r in sheet.iter_rows() if r[0].value == "Unreconciled difference (flagged: does not reconcile)"
+    )
+    assert [c.value for c in flagged[1:4]] == [-12_500] * 3
+    assert flagged[0].fill.fgColor.rgb.endswith("FFC7CE")
