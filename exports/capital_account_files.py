@@ -16,7 +16,7 @@ from fundportal.domain.amounts import excel_format
 from fundportal.domain.capital_account import ACTIVITY, BALANCE, DETAIL, CurrencyAccount
 from fundportal.domain.figures import dpi, rvpi, tvpi
 
-from .capital_account import CapitalAccountStatement
+from .capital_account import CapitalAccountStatement, PositionAccount
 from .writers import PERCENT_FORMAT, RATIO_FORMAT, neutralised
 
 TEMPLATE = "exports/capital_account.html"
@@ -73,7 +73,9 @@ def statement_xlsx(statement: CapitalAccountStatement) -> bytes:
     sheet.write_datetime(row, 2, _datetime(statement.period.start), fmt("date"))
     sheet.write_datetime(row, 3, _datetime(statement.period.end), fmt("date"))
     row += 2
-    blocks = [(p, a) for p in statement.positions for a in p.accounts]
+    blocks: list[tuple[PositionAccount | None, CurrencyAccount]] = [
+        (p, a) for p in statement.positions for a in p.accounts
+    ]
     if statement.subject == "investor":
         blocks += [(None, a) for a in statement.totals]
     for position, account in blocks:
