@@ -8,22 +8,27 @@ from typing import Any
 from django import forms
 
 from fundportal.domain import dates
-from fundportal.domain.errors import InvalidId
+from fundportal.domain.errors import InvalidEntry, InvalidId
 from fundportal.domain.kinds import (
     ACTIVITY_STATUSES,
+    CARRY_ACCRUED,
+    CARRY_STAGES,
     DEFAULT_DOCUMENT_TYPE,
     DOCUMENT_STATUSES,
     DOCUMENT_TYPES,
     ENTRY_STATUSES,
+    FEE_GROSS,
+    FEE_LINES,
     POSITION_KINDS,
     Kind,
     validate_id,
 )
-from fundportal.domain.model import ENTRY_CLASSES, CapitalActivity, Document, PositionEntry
+from fundportal.domain.model import ENTRY_CLASSES, CapitalActivity, Document, PositionEntry, entry_parts
 from fundportal.domain.money import CURRENCIES
+from fundportal.domain.statement_kinds import check_entry
 from fundportal.messages import describe
 from fundportal.web.cells import KIND_LABELS
-from fundportal.web.forms import SubmissionTokenMixin, amount_field
+from fundportal.web.forms import SubmissionTokenMixin, amount_field, signed_amount_field
 
 # Path segments under /documents/ that a document id would shadow.
 RESERVED_DOCUMENT_IDS = frozenset({"new", "search", "import"})
@@ -131,8 +136,24 @@ class EntryDeleteForm(SubmissionTokenMixin, forms.Form):
     revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
 
 
+# The fields of one kind only (`model.entry_parts`): given for another kind they are refused.
+PART_KINDS = {
+    "management_fee": Kind.CAPITAL_CALL,
+    "partnership_expense": Kind.CAPITAL_CALL,
+    "outside_commitment": Kind.CAPITAL_CALL,
+    "return_of_capital": Kind.DISTRIBUTION,
+    "gain": Kind.DISTRIBUTION,
+    "income": Kind.DISTRIBUTION,
+    "recallable": Kind.DISTRIBUTION,
+    "fee_line": Kind.MANAGEMENT_FEE,
+    "carry_stage": Kind.CARRIED_INTEREST,
+}
+PART_DEFAULTS = {"fee_line": FEE_GROSS, "carry_stage": CARRY_ACCRUED, "outside_commitment": False}
+
+
 class EntryForm(SubmissionTokenMixin, forms.Form):
-    """A position's capital call, distribution or unfunded commitment in one document.
+    """A position's entry of any kind in one document, with the fields of its kind: a call's fee
+    and expense parts, a distribution's split, a fee line, a carry stage.
 
     When changing an existing entry, `kind` and `position_id` are fixed (disabled)."""
 
@@ -140,9 +161,24 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
     position_id = IdField(what="position id", label="Position id")
     fund_id = IdField(what="fund id", label="Fund id")
     investor_id = IdField(what="investor id", label="Investor id")
-    amount = amount_field()
+    amount = signed_amount_field(help_text="Gains and losses and accrued carry may be negative; the rest not.")
     status = forms.ChoiceField(choices=_choices(ENTRY_STATUSES), initial="Pending")
     due_date = date_field(label="Due date", required=False)
+    management_fee = amount_field(label="Capital call: management fee part", required=False)
+    partnership_expense = amount_field(label="Capital call: partnership expense part", required=False)
+    outside_commitment = forms.BooleanField(
+        label="Capital call: fee and expense parts called outside the commitment", required=False
+    )
+    return_of_capital = amount_field(label="Distribution: return of capital", required=False)
+    gain = amount_field(label="Distribution: gain", required=False)
+    income = amount_field(label="Distribution: income", required=False)
+    recallable = amount_field(label="Distribution: recallable", required=False)
+    fee_line = forms.ChoiceField(
+        label="Management fee: line", choices=[("", "—"), *_choices(FEE_LINES)], required=False
+    )
+    carry_stage = forms.ChoiceField(
+        label="Carried interest: stage", choices=[("", "—"), *_choices(CARRY_STAGES)], required=False
+    )
     # When changing an entry: the revision it was shown with (optimistic check).
     revision = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
 
@@ -155,9 +191,33 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
     def entry_kind(self) -> Kind:
         return Kind.from_slug(self.cleaned_data["kind"])
 
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # Form.clean returns cleaned_data (the stubs allow None)
+        data = self.cleaned_data
+        if self.errors or "kind" not in data:
+            return data
+        kind = self.entry_kind()
+        for name, owner in PART_KINDS.items():
+            if owner is not kind and data.get(name) not in (None, "", False):
+                self.add_error(name, f"This applies to a {KIND_LABELS[owner].lower()} only.")
+        if self.errors:
+            return data
+        try:
+            check_entry(self.entry("FORM"))  # the kind's rules, before anything is asked of the table
+        except InvalidEntry as error:
+            field = error.field if error.field in self.fields else "return_of_capital"
+            self.add_error(field if error.field != "split" else "return_of_capital", describe(error))
+        return data
+
     def entry(self, document_id: str) -> PositionEntry:
         data = self.cleaned_data
-        return ENTRY_CLASSES[self.entry_kind()](
+        cls = ENTRY_CLASSES[self.entry_kind()]
+        parts = {
+            name: data.get(name) if data.get(name) not in (None, "") else PART_DEFAULTS.get(name)
+            for name, owner in PART_KINDS.items()
+            if owner is cls.KIND
+        }
+        return cls(
             document_id=document_id,
             position_id=data["position_id"],
             fund_id=data["fund_id"],
@@ -165,11 +225,13 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
             amount=data["amount"],
             status=data["status"],
             due_date=data.get("due_date"),
+            **parts,
         )
 
     @staticmethod
     def initial_for(entry: PositionEntry) -> dict[str, Any]:
         return {
+            **entry_parts(entry),
             "kind": entry.kind.slug,
             "position_id": entry.position_id,
             "fund_id": entry.fund_id,

@@ -30,14 +30,28 @@ from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
-from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, utcnow
+from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, entry_parts, utcnow
 from fundportal.domain.restatement import shown
+from fundportal.domain.statement_kinds import check_entry as check_kind_rules
 from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, of_fund, unchanged
 from positions import services as position_services
 
 DOCUMENT_FIELDS = ("title", "fund_id", "as_of_date", "status", "currency", "document_type")
 ACTIVITY_FIELDS = ("amount", "status", "currency")
-ENTRY_FIELDS = ("amount", "status", "currency", "due_date", "fund_id", "investor_id")
+# A kind's own fields (a call's parts, a distribution's split, a fee line, a carry stage) are
+# audited with the common ones; a kind without one shows no change in it.
+ENTRY_PART_FIELDS = (
+    "management_fee",
+    "partnership_expense",
+    "outside_commitment",
+    "return_of_capital",
+    "gain",
+    "income",
+    "recallable",
+    "fee_line",
+    "carry_stage",
+)
+ENTRY_FIELDS = ("amount", "status", "currency", "due_date", "fund_id", "investor_id", *ENTRY_PART_FIELDS)
 
 
 def document_create(
@@ -250,6 +264,7 @@ def _entry_write(
     scope.require_edit(entry.fund_id, "Document", entry.document_id)
     uow = uow or UnitOfWork()
     uow.documents.check(entry)  # ids and size are refused before any request
+    check_kind_rules(entry)  # a negative fee, a split that does not add up: nothing is written
     uow.request(token, *_entry_request(entry))
     return uow.run(lambda: _write_entry(uow, entry, user, new, expected_revision))
 
@@ -266,6 +281,7 @@ def _entry_request(entry: PositionEntry) -> tuple[Any, ...]:
         entry.amount,
         entry.status,
         entry.due_date,
+        *sorted(entry_parts(entry).items()),
     )
 
 

@@ -26,6 +26,7 @@ from fundportal.domain.errors import (
     ImportConflict,
     ImportUnfinished,
     InvalidCommitmentChange,
+    InvalidEntry,
     InvalidId,
     InvalidPeriod,
     InvalidRecord,
@@ -126,6 +127,47 @@ def _(error: InvalidPeriod) -> str:
         earliest=EARLIEST.isoformat(),
         latest=LATEST.isoformat(),
     )
+
+
+# The words of an entry's fields in a refusal (`InvalidEntry.field`).
+ENTRY_FIELD_WORDS = {
+    "amount": "amount",
+    "management_fee": "management fee part",
+    "partnership_expense": "partnership expense part",
+    "return_of_capital": "return of capital",
+    "gain": "gain",
+    "income": "income",
+    "recallable": "recallable amount",
+    "fee_line": "fee line",
+    "carry_stage": "carry stage",
+}
+ENTRY_KIND_WORDS = {
+    "capital_call": "capital call",
+    "distribution": "distribution",
+    "management_fee": "management fee",
+    "partnership_expense": "partnership expense",
+    "carried_interest": "carried interest",
+}
+
+
+@describe.register
+def _(error: InvalidEntry) -> str:
+    nothing = " Nothing was written."
+    kind = ENTRY_KIND_WORDS.get(error.kind, error.kind.replace("_", " "))
+    field = ENTRY_FIELD_WORDS.get(error.field, error.field.replace("_", " "))
+    if error.problem == InvalidEntry.SPLIT_MISMATCH:
+        return (
+            f"Return of capital, gain and income add up to {error.given}, not the distribution's "
+            f"{error.expected}; give the parts that make up the whole amount." + nothing
+        )
+    if error.problem == InvalidEntry.UNKNOWN:
+        return f"The {field} of a {kind} is one of {error.expected}, not '{error.given[:40]}'." + nothing
+    if error.problem == InvalidEntry.ABOVE_AMOUNT:
+        what = "management fee and partnership expense parts" if error.field == "partnership_expense" else field
+        return f"The {what} ({error.given}) cannot exceed the {kind}'s amount ({error.expected})." + nothing
+    if error.field == "amount" and error.kind == "carried_interest":
+        return "Carried interest paid is zero or more (only accrued carry may be negative: a reversal)." + nothing
+    return f"The {field} of a {kind} is zero or more, not {error.given}." + nothing
 
 
 @describe.register

@@ -28,10 +28,34 @@ COLUMNS = (
     "due_date",
     "new_position",
     "document_type",
+    # one kind's own columns (`imports.entry_columns`)
+    "management_fee",
+    "partnership_expense",
+    "outside_commitment",
+    "return_of_capital",
+    "gain",
+    "income",
+    "recallable",
+    "fee_line",
+    "carry_stage",
 )
 # Optional columns: a missing one reads as empty (`new_position`: the row opens a position not
-# yet registered in its fund; `document_type`: the type of the documents the file creates).
-OPTIONAL = ("due_date", "new_position", "document_type")
+# yet registered in its fund; `document_type`: the type of the documents the file creates; the
+# kinds' own columns, `imports.entry_columns.PART_COLUMNS`).
+OPTIONAL = (
+    "due_date",
+    "new_position",
+    "document_type",
+    "management_fee",
+    "partnership_expense",
+    "outside_commitment",
+    "return_of_capital",
+    "gain",
+    "income",
+    "recallable",
+    "fee_line",
+    "carry_stage",
+)
 REQUIRED = tuple(c for c in COLUMNS if c not in OPTIONAL)
 MAX_ROWS = 100_000
 MAX_BYTES = 20 * 1024 * 1024

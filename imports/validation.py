@@ -5,9 +5,13 @@ holds (`Known`: the documents named, their entries, the position register) and r
 row's result and, when no row is bad, what to write. Rules:
 
 - each cell: ids (keys.validate_id), dates (YYYY-MM-DD only, 1900-2100), currency, kind
-  (`capital_call`, `distribution`, `unfunded_commitment`, `nav`), status, amount (digits 0-9,
-  thousands separators allowed, exactly the currency's decimals; an XLSX number cell is taken
-  only when exact within 18 digits, padded: `amounts.number_cell_amount`);
+  (`capital_call`, `distribution`, `unfunded_commitment`, `nav`, `management_fee`,
+  `partnership_expense`, `realized_gain`, `unrealized_gain`, `carried_interest`), status, amount
+  (digits 0-9, thousands separators allowed, exactly the currency's decimals; an XLSX number cell
+  is taken only when exact within 18 digits, padded: `amounts.number_cell_amount`; negative only
+  for gains and carry);
+- a kind's own columns (a call's fee and expense parts, a distribution's split and recallable
+  part, a fee line, a carry stage) and the kind's rules: `imports.entry_columns`;
 - an id that differs only by case from one in the table or an earlier row: "did you mean";
 - a new document whose partition holds another write's entries (never adopted);
 - a document's header columns (title, fund, as-of date, currency) are the same on all its rows
@@ -35,7 +39,7 @@ from typing import Any
 
 from documents.forms import RESERVED_DOCUMENT_IDS
 from fundportal.domain import dates
-from fundportal.domain.amounts import AmountError, number_cell_amount, parse_amount
+from fundportal.domain.amounts import AmountError
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import (
     DOCUMENT_TYPES,
@@ -51,7 +55,7 @@ from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
 from fundportal.domain.money import CURRENCIES
 from fundportal.messages import describe
 
-from . import guards
+from . import entry_columns, guards
 from .reader import RawRow
 from .totals import ControlTotal, control_totals
 
@@ -166,6 +170,7 @@ class Parsed:
     due_date: date | None
     new_position: bool = False
     document_type: str | None = None
+    parts: dict[str, Any] = field(default_factory=dict)  # the kind's own fields (`entry_columns`)
 
 
 def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
@@ -208,9 +213,12 @@ def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
     out["status"] = status
     if currency in CURRENCIES:
         try:
-            out["amount"] = _amount(v["amount"], currency, "amount" in row.numeric)
+            out["amount"] = entry_columns.signed_amount(v["amount"], currency, "amount" in row.numeric, kind)
         except (AmountError, ValueError) as error:
             bad("amount", str(error))
+        out["parts"] = entry_columns.parse_parts(v, row.numeric, kind, currency, bad)
+        if not errors and kind is not None:
+            entry_columns.check_row(kind, out["amount"], currency, out["parts"], bad)
     for column, read in (("new_position", guards.opens_new), ("document_type", guards.document_type_of)):
         try:
             out[column] = read(v.get(column, ""))
@@ -238,14 +246,6 @@ def _date(text: str, column: str, required: bool, bad: Callable[[str, str], None
         bad(column, dates.range_message("date"))
         return None
     return value
-
-
-def _amount(text: str, currency: str, numeric: bool) -> Decimal:
-    if not text.strip():
-        raise AmountError("The amount is missing.")
-    if numeric:  # an XLSX number cell: exact within 18 digits, padded to the currency's decimals
-        return number_cell_amount(text, currency)
-    return parse_amount(text, currency, exact=True)
 
 
 def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
@@ -417,6 +417,7 @@ def _plans(
                 currency=plan.document.currency,
                 as_of_date=plan.document.as_of_date,
                 due_date=p.due_date,
+                **p.parts,
             )
         )
     return list(plans.values())

@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
 
 from .kinds import POSITION_KINDS, Kind
-from .model import ENTRY_CLASSES, PositionEntry
+from .model import ENTRY_CLASSES, PositionEntry, entry_parts
 
 EntryKey = tuple[Kind, str]  # (kind, position id)
 
@@ -40,6 +41,9 @@ class EntryVersion:
     due_date: date | None = None
     updated_at: datetime | None = None  # when this value was set (None: loaded before times were kept)
     updated_by: str | None = None
+    # The kind's own fields (`model.entry_parts`: a split, a fee line...) as (name, value) pairs,
+    # those at their default (None, False) left out.
+    parts: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def of(cls, before: PositionEntry, at: datetime, by: str, *, removed: bool = False) -> EntryVersion:
@@ -61,6 +65,7 @@ class EntryVersion:
             due_date=before.due_date,
             updated_at=before.updated_at,
             updated_by=before.updated_by,
+            parts=tuple(sorted((k, v) for k, v in entry_parts(before).items() if v is not None and v is not False)),
         )
 
     @property
@@ -82,6 +87,7 @@ class EntryVersion:
             updated_at=self.updated_at,
             updated_by=self.updated_by,
             revision=self.revision,
+            **dict(self.parts),
         )
 
 

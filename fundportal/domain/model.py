@@ -5,7 +5,7 @@ is the store's business (`fundportal.store.mapping.entities`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -283,6 +283,15 @@ ENTRY_CLASSES: dict[Kind, type[PositionEntry]] = {
     Kind.UNREALIZED_GAIN: UnrealizedGain,
     Kind.CARRIED_INTEREST: CarriedInterest,
 }
+
+
+def entry_parts(entry: PositionEntry) -> dict[str, Any]:
+    """What an entry holds beyond every kind's fields: a call's fee and expense parts, a
+    distribution's split, a fee line, a carry stage (names to values; empty for the other kinds)."""
+    return {f.name: getattr(entry, f.name) for f in fields(entry) if f.name not in _COMMON_FIELDS}
+
+
+_COMMON_FIELDS = frozenset(f.name for f in fields(PositionEntry))
 
 
 # --- the audit trail ----------------------------------------------------------------------------------

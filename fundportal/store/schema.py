@@ -49,6 +49,8 @@ POSITION_PROJECTION = (
     "Gain",
     "Income",
     "Recallable",
+    # A kept entry value's own fields (EntryVersion: the parts above, as a map).
+    "Parts",
 )
 # The fund page's slim register copy: ids, currency, commitment and `Lines` (the roll-up
 # without dated flows, `codecs.register_lines_out`), never the whole `Rollup`.

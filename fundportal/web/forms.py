@@ -18,7 +18,7 @@ class AmountField(forms.DecimalField):
     """A DecimalField that accepts what people type ("1,250,000.00": thousands separators) and
     shows a stored amount the same way ("500,000.00", not "500000")."""
 
-    GROUPED = re.compile(r"\s*\d{1,3}(?:,\d{3})+(?:\.\d*)?\s*")
+    GROUPED = re.compile(r"\s*-?\d{1,3}(?:,\d{3})+(?:\.\d*)?\s*")
 
     # DecimalField subclasses IntegerField in Django; django-stubs ignore the same override on it.
     def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
@@ -36,6 +36,16 @@ def amount_field(**kwargs: Any) -> forms.DecimalField:
     """Money: a Decimal >= 0 with at most 2 decimal places (thousands separators accepted)."""
     return AmountField(
         min_value=Decimal(0),
+        max_digits=MAX_AMOUNT_DIGITS,
+        decimal_places=2,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+        **kwargs,
+    )
+
+
+def signed_amount_field(**kwargs: Any) -> forms.DecimalField:
+    """Money that may be negative (a loss, a reversal): which kinds allow it is the domain's rule."""
+    return AmountField(
         max_digits=MAX_AMOUNT_DIGITS,
         decimal_places=2,
         widget=forms.TextInput(attrs={"inputmode": "decimal"}),

@@ -69,7 +69,7 @@ def totals(document_id: str = "DOC001") -> Figures:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("amount", "-1", "greater than or equal to 0"),
+        ("amount", "-1", "is zero or more, not -1"),
         ("amount", "10.125", "no more than 2 decimal places"),
         ("amount", "NaN", "Enter a number"),
         ("amount", "1e3000", "no more than 18 digits"),

@@ -19,6 +19,11 @@ from .entities import MAPS, Attribute, EntityMap
 
 ENTRY_VERSION_TYPE = "EntryVersion"
 FLAG = Codec(lambda v: True if v else None, bool)
+# A kept value's own fields (`EntryVersion.parts`) as a map, None and False left out; absent when none.
+PARTS = Codec(
+    lambda v: {name: value for name, value in v if value is not None and value is not False} or None,
+    lambda v: tuple(sorted(v.items())),
+)
 
 
 def _keys(version: EntryVersion) -> tuple[str, str]:
@@ -67,6 +72,7 @@ ENTRY_VERSION = EntityMap(
         Attribute("updated_at", "UpdatedAt", DATETIME),
         Attribute("updated_by", "UpdatedBy"),
         Attribute("revision", "Revision", INTEGER, 1),
+        Attribute("parts", "Parts", PARTS, ()),
     ),
     indexes={POSITION_INDEX: _position_keys},
     read_keys=_read_keys,
