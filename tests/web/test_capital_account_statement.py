@@ -244,3 +244,22 @@ def test_an_inconsistent_q4_nav_shows_the_flagged_difference_line(sample, analys
     )
     assert [c.value for c in flagged[1:4]] == [-12_500] * 3
     assert flagged[0].fill.fgColor.rgb.endswith("FFC7CE")
+
+
+def test_an_investor_statement_reads_its_index_the_fund_names_and_each_position(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    # INVESTOR_1 holds POSITION_1 only in the sample.
+    with django_assert_dynamodb_requests(3, ["Query", "BatchGetItem", "Query"]):
+        response = analyst_client.get("/investors/INVESTOR_1/statement.xlsx?period=2025Q4")
+    assert response.status_code == 200
+
+
+def test_names_from_the_records_head_the_statement(sample, analyst_client):
+    from fundportal.domain.records import FundRecord, InvestorRecord
+    from funds.record_services import fund_record_set, investor_record_set
+
+    fund_record_set(FundRecord("FUND_A", "Alpha Growth Fund I"), expected_revision=0, user="setup")
+    investor_record_set(InvestorRecord("INVESTOR_1", "Teachers Pension Plan"), expected_revision=0, user="setup")
+    text = pdf_text(analyst_client.get(f"{STATEMENT}.pdf?period=2025Q4"))
+    assert "Fund Alpha Growth Fund I (FUND_A)" in text and "Investor Teachers Pension Plan (INVESTOR_1)" in text
