@@ -263,3 +263,16 @@ def test_names_from_the_records_head_the_statement(sample, analyst_client):
     investor_record_set(InvestorRecord("INVESTOR_1", "Teachers Pension Plan"), expected_revision=0, user="setup")
     text = pdf_text(analyst_client.get(f"{STATEMENT}.pdf?period=2025Q4"))
     assert "Fund Alpha Growth Fund I (FUND_A)" in text and "Investor Teachers Pension Plan (INVESTOR_1)" in text
+
+
+def test_known_at_states_the_period_as_the_portal_knew_it_then(sample):
+    """The Q3 NAV is recorded now: as known at 2026-01-01 there is none, and the capital account
+    is its flows rolled forward from zero (1,250,000 - 195,000), reconciling."""
+    from datetime import UTC, datetime
+
+    record_nav("DOC001", 445_000, Q3)
+    then = datetime(2026, 1, 1, tzinfo=UTC)
+    statement = position_capital_account(position_id="POSITION_1", period=quarter(2025, 4), known_at=then)
+    assert amounts(statement, "beginning_nav") == [Decimal(425_000), 0, 0]
+    assert amounts(statement, "ending_nav") == [Decimal(1_055_000)] * 3
+    assert statement.reconciles and statement.known_at == then
