@@ -12,7 +12,7 @@ from documents import list_selectors, paging, position_table, selectors, version
 from documents.forms import DateRangeQueryForm
 from documents.time_travel import check_dated_by
 from fundportal.domain.errors import InvalidId
-from fundportal.domain.kinds import POSITION_KINDS, parse_version_id
+from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, parse_version_id
 from fundportal.messages import describe
 from fundportal.viewmodels import vars_of
 from fundportal.web.mixins import ScopedMixin
@@ -47,6 +47,7 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
         can_edit = self.scope.can_edit(page.document.fund_id)
         can_approve = self.scope.can_approve(page.document.fund_id)
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit, can_approve=can_approve)
+        shown = shown_entry_columns(view.rows)
         context.update(
             rows=view.rows,
             pager=view.pager,
@@ -57,13 +58,21 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             table_form=form,
             table_query=query,
             sort_links=form.sort_links(),
-            entry_columns=[(kind.slug, selectors.KIND_LABELS[kind]) for kind in POSITION_KINDS],
+            entry_columns=[(POSITION_KINDS[i].slug, selectors.KIND_LABELS[POSITION_KINDS[i]]) for i in shown],
+            entry_indexes=shown,
             type_label=list_selectors.type_label(page.document.document_type),
             sort_label=next(
                 (selectors.KIND_LABELS[k] for k in POSITION_KINDS if k.slug == query.sort), query.sort.upper()
             ),
         )
         return context
+
+
+def shown_entry_columns(rows: Any) -> list[int]:
+    """The entry columns the document table shows (indexes into POSITION_KINDS): the seed's kinds
+    and NAV always, a capital account kind only when a row on the page holds one."""
+    first = POSITION_KINDS.index(STATEMENT_KINDS[0])
+    return [i for i in range(len(POSITION_KINDS)) if i < first or any(row.cells[i] for row in rows)]
 
 
 class PositionTableForm(forms.Form):

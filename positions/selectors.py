@@ -17,7 +17,7 @@ from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.commitments import change_in_effect
 from fundportal.domain.errors import BadCursor, NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder
-from fundportal.domain.kinds import POSITION_KINDS, Kind
+from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
 from fundportal.domain.model import PositionEntry, PositionRegister, utcnow
 from fundportal.domain.money import Money, money
 from fundportal.store.repositories import PositionRepository
@@ -25,6 +25,8 @@ from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells
 from funds.selectors import PositionLine, position_lines
 from positions.reconciliation import PositionReconciliation, position_reconciliation, row_entries
+
+FLOW_COLUMNS = POSITION_KINDS.index(STATEMENT_KINDS[0])  # the kinds before the allocations
 
 
 @dataclass(slots=True)  # not frozen: see fundportal.web.cells.EntryCell
@@ -46,6 +48,16 @@ class DocumentRow:
     def entry(self, kind: Kind) -> PositionEntry | None:
         cell = self.cells[POSITION_KINDS.index(kind)]
         return cell.entry if cell else None
+
+    @property
+    def flow_cells(self) -> list[EntryCell | None]:
+        """The columns of the seed's kinds and NAV (one each, None where absent)."""
+        return self.cells[:FLOW_COLUMNS]
+
+    @property
+    def allocation_cells(self) -> list[EntryCell]:
+        """The fees, expenses, gains and carry the position holds in the document (one column)."""
+        return [cell for cell in self.cells[FLOW_COLUMNS:] if cell is not None]
 
 
 def document_rows(

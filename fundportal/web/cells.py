@@ -14,6 +14,8 @@ from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import format_amount
 from fundportal.store.repositories.documents import PositionInDocument
 
+from .entry_words import parts_text
+
 KIND_LABELS = {
     Kind.CAPITAL_CALL: "Capital call",
     Kind.DISTRIBUTION: "Distribution",
@@ -43,11 +45,17 @@ class EntryCell:
     pending: bool
     editable: bool  # the page shows its Change/Remove links
     restated_text: str = ""  # its restated value awaiting approval (the amount shown still counts)
+    parts_text: str = ""  # its kind's own fields in words (`entry_words.parts_text`): a split, a fee line
 
     @property
     def amount(self) -> Money:
         """The amount with its currency (exports and sorting; the page shows `amount_text`)."""
         return self.entry.money
+
+    @property
+    def kind_label(self) -> str:
+        """The entry's kind in words: "Management fee"."""
+        return KIND_LABELS[self.entry.kind]
 
     @property
     def label(self) -> str:
@@ -79,6 +87,7 @@ def entry_cell(entry: PositionEntry, *, editable: bool = False) -> EntryCell:
         pending=is_pending(status),
         editable=editable,
         restated_text=restated_text(entry),
+        parts_text=parts_text(entry),
     )
 
 

@@ -64,7 +64,7 @@ def test_table_page_shows_the_table_and_its_active_indexes(staff_client, sample)
     rows = re.findall(r'data-index="([^"]+)">.*?<td class="status-(\w+)">', html, flags=re.S)
     assert rows == [
         (ENTITY_INDEX, "active"),
-        (TABLE.physical_name(POSITION_INDEX), "active"),
+        (POSITION_INDEX, "active"),
         (MONTH_INDEX, "active"),
         (INVESTOR_INDEX, "active"),
         (DOCUMENT_INDEX, "active"),

@@ -236,7 +236,7 @@ def test_export_cloudformation_template():
     assert properties["BillingMode"] == "PAY_PER_REQUEST"
     assert properties["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
     assert properties["SSESpecification"]["SSEEnabled"] is True
-    assert [i["IndexName"] for i in properties["GlobalSecondaryIndexes"]] == [i.physical_name for i in TABLE.indexes]
+    assert [i["IndexName"] for i in properties["GlobalSecondaryIndexes"]] == [i.name for i in TABLE.indexes]
     assert {a["AttributeName"] for a in properties["AttributeDefinitions"]} == set(TABLE.attribute_names())
 
 

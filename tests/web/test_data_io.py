@@ -96,11 +96,25 @@ def test_a_file_that_is_not_a_notice_is_refused(backend, editor_client):
 
 
 def test_templates_download_and_validate(sample, analyst_client):
-    """The example rows are the sample fund's: its two positions and one opened by new_position."""
+    """The example rows are the sample fund's: its two positions and one opened by new_position,
+    then a capital account statement with every allocation kind and a split distribution."""
     text = analyst_client.get("/documents/import/template.csv").content.decode()
     header, *rows = list(csv.reader(io.StringIO(text)))
-    assert header[:3] == ["document_id", "title", "fund_id"] and len(rows) == 4
-    assert header[-2:] == ["new_position", "document_type"]
+    assert header[:3] == ["document_id", "title", "fund_id"] and len(rows) == 10
+    assert header[11:13] == ["new_position", "document_type"]
+    assert header[13:] == [
+        "management_fee",
+        "partnership_expense",
+        "outside_commitment",
+        "return_of_capital",
+        "gain",
+        "income",
+        "recallable",
+        "fee_line",
+        "carry_stage",
+    ]
+    kinds = {row[header.index("kind")] for row in rows}
+    assert {"management_fee", "partnership_expense", "realized_gain", "unrealized_gain", "carried_interest"} <= kinds
     workbook = openpyxl.load_workbook(io.BytesIO(analyst_client.get("/documents/import/template.xlsx").content))
     sheet = workbook.active
     assert [c.value for c in sheet[1]][:2] == ["document_id", "title"] and sheet.freeze_panes == "A2"

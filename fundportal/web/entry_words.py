@@ -1,0 +1,36 @@
+"""An entry's kind and own fields in words, for tables and lists: "Management fee (offset)",
+"fees 25,000.00 · expenses 5,000.00, outside the commitment", "return of capital 80,000.00 ·
+gain 30,000.00 · income 10,000.00 · recallable 20,000.00"."""
+
+from __future__ import annotations
+
+from fundportal.domain.amounts import typed_amount
+from fundportal.domain.kinds import Kind
+from fundportal.domain.model import PositionEntry
+
+_CALL_PARTS = (("management_fee", "fees"), ("partnership_expense", "expenses"))
+_DISTRIBUTION_PARTS = (
+    ("return_of_capital", "return of capital"),
+    ("gain", "gain"),
+    ("income", "income"),
+    ("recallable", "recallable"),
+)
+
+
+def parts_text(entry: PositionEntry) -> str:
+    """The entry's own fields in words ('' when it has none)."""
+    kind = entry.kind
+    if kind is Kind.MANAGEMENT_FEE:
+        return str(getattr(entry, "fee_line", ""))
+    if kind is Kind.CARRIED_INTEREST:
+        return str(getattr(entry, "carry_stage", ""))
+    named = _CALL_PARTS if kind is Kind.CAPITAL_CALL else _DISTRIBUTION_PARTS if kind is Kind.DISTRIBUTION else ()
+    shown = [
+        f"{words} {typed_amount(value, entry.currency)}"
+        for name, words in named
+        if (value := getattr(entry, name, None)) is not None
+    ]
+    text = " · ".join(shown)
+    if text and getattr(entry, "outside_commitment", False):
+        text += ", outside the commitment"
+    return text
