@@ -276,3 +276,11 @@ def test_known_at_states_the_period_as_the_portal_knew_it_then(sample):
     assert amounts(statement, "beginning_nav") == [Decimal(425_000), 0, 0]
     assert amounts(statement, "ending_nav") == [Decimal(1_055_000)] * 3
     assert statement.reconciles and statement.known_at == then
+
+
+def test_without_a_period_the_xlsx_states_the_quarter_holding_today(sample, analyst_client):
+    today = date.today()
+    response = analyst_client.get(f"{STATEMENT}.xlsx")
+    assert response.status_code == 200
+    label = f"{today.year}Q{(today.month - 1) // 3 + 1}"
+    assert f'filename="statement-POSITION_1-{label}.xlsx"' in response["Content-Disposition"]
