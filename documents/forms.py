@@ -148,7 +148,7 @@ PART_KINDS = {
     "fee_line": Kind.MANAGEMENT_FEE,
     "carry_stage": Kind.CARRIED_INTEREST,
 }
-PART_DEFAULTS = {"fee_line": FEE_GROSS, "carry_stage": CARRY_ACCRUED, "outside_commitment": False}
+PART_DEFAULTS: dict[str, Any] = {"fee_line": FEE_GROSS, "carry_stage": CARRY_ACCRUED, "outside_commitment": False}
 
 
 class EntryForm(SubmissionTokenMixin, forms.Form):
@@ -212,7 +212,7 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
     def entry(self, document_id: str) -> PositionEntry:
         data = self.cleaned_data
         cls = ENTRY_CLASSES[self.entry_kind()]
-        parts = {
+        parts: dict[str, Any] = {
             name: data.get(name) if data.get(name) not in (None, "") else PART_DEFAULTS.get(name)
             for name, owner in PART_KINDS.items()
             if owner is cls.KIND
