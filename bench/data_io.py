@@ -14,6 +14,8 @@
 - Export: the XLSX of a P-position document (`/documents/<doc>/export.xlsx`'s work: the
   overview selector + the workbook) vs the document's Query alone, interleaved trials: p50s and
   their ratio.
+- Statement: the ILPA capital account statement PDF of a 75-document position vs the position's
+  Query (`bench/statement.py`; target under 1 s).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from fundportal.store.repositories import DocumentRepository
 
 from . import data
 from .common import interleave
+from .statement import run_statement
 
 EXPORT_DOCUMENT = "XL_DOC"
 
@@ -132,4 +135,5 @@ def run(endpoint: str, rows: int, positions: int, trials: int, warmup: int) -> d
         ),
         "import": run_import("bench_import", rows),
         "export": run_export("bench_export", positions, trials, warmup),
+        "statement": run_statement("bench_statement", trials, warmup),
     }

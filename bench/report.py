@@ -233,8 +233,18 @@ def _data_io(section: dict[str, Any]) -> list[str]:
                     f"XLSX of {exp['positions']:,} positions ({exp['xlsx_bytes']:,} bytes)",
                     f"p50 {p50['xlsx export']} ms vs query {p50['overview query']} ms → {exp['ratio']}x",
                 ],
+                *([_statement_row(section["statement"])] if "statement" in section else []),
             ],
         ),
+    ]
+
+
+def _statement_row(statement: dict[str, Any]) -> list[str]:
+    p50 = statement["p50_ms"]
+    return [
+        f"ILPA statement PDF of a {statement['documents']}-document position ({statement['pdf_bytes']:,} bytes)",
+        f"p50 {p50['statement pdf']} ms vs query {p50['position query']} ms → {statement['ratio']}x; "
+        f"{_mark(statement['within_target'])} under {statement['target_ms']:,} ms",
     ]
 
 

@@ -30,6 +30,7 @@ from positions import selectors as position_selectors
 from positions.as_of import position_report_as_of
 from positions.selectors import PositionReport
 
+from .capital_account_views import PositionStatementMixin, position_statement_pdf
 from .notice import notice_pdf, position_notice
 from .statement import position_statement, statement_pdf
 from .tables import (
@@ -217,11 +218,16 @@ def _fund_csv(first: Any, later: Iterator[list[Any]]) -> Iterator[str]:
         yield text.split("\r\n", 1)[1] if index else text  # the header once
 
 
-class StatementPdfView(ScopedMixin, TimeTravelMixin, View):
-    """`?as_of=YYYY-MM-DD` states the position as of that date, `?known_at=` as the portal knew
-    it then (a malformed date: 400 with its message, `fundportal.web.time_travel`)."""
+class StatementPdfView(PositionStatementMixin, View):
+    """`?period=` (or `?start=&end=`): the ILPA capital account statement for that period
+    (`exports.capital_account_views`). Without one, the summary statement: `?as_of=YYYY-MM-DD`
+    states the position as of that date, `?known_at=` as the portal knew it then (a malformed
+    date: 400 with its message, `fundportal.web.time_travel`)."""
 
     def get(self, request, position_id: str) -> HttpResponse:
+        ilpa = position_statement_pdf(self, request, position_id)
+        if ilpa is not None:
+            return ilpa
         travel = self.time_travel
         statement = position_statement(
             position_id=position_id, as_of=travel.as_of, known_at=travel.known_at, scope=self.scope

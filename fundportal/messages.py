@@ -28,6 +28,7 @@ from fundportal.domain.errors import (
     InvalidCommitmentChange,
     InvalidEntry,
     InvalidId,
+    InvalidPeriod,
     InvalidRecord,
     InvalidTimeParameter,
     ItemTooLarge,
@@ -102,6 +103,30 @@ def _(error: InvalidTimeParameter) -> str:
     if error.problem == "range":
         return f"{error.parameter} must be between {EARLIEST.isoformat()} and {LATEST.isoformat()}"
     return f"{error.parameter} must be {TIME_FORMATS.get(error.parameter, 'a date, YYYY-MM-DD')}"
+
+
+PERIOD_PROBLEMS = {
+    "format": "{parameter} must be {form}",
+    "range": "{parameter} must be between {earliest} and {latest}",
+    "order": "start must be on or before end",
+    "incomplete": "give both start and end (YYYY-MM-DD), or a period",
+    "both": "give either period or start and end, not both",
+}
+PERIOD_FORMS = {
+    "period": "a quarter (2025Q4) or a year (2025)",
+    "start": "a date, YYYY-MM-DD",
+    "end": "a date, YYYY-MM-DD",
+}
+
+
+@describe.register
+def _(error: InvalidPeriod) -> str:
+    return PERIOD_PROBLEMS[error.problem].format(
+        parameter=error.parameter,
+        form=PERIOD_FORMS.get(error.parameter, "a date, YYYY-MM-DD"),
+        earliest=EARLIEST.isoformat(),
+        latest=LATEST.isoformat(),
+    )
 
 
 # The words of an entry's fields in a refusal (`InvalidEntry.field`).

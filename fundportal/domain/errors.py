@@ -283,6 +283,18 @@ class InvalidRecord(InvalidId):
         self.problem = problem
 
 
+class InvalidPeriod(InvalidId):
+    """A statement period that is `problem`: "format" (`period` is not YYYYQn or YYYY; a date
+    is not YYYY-MM-DD), "range" (a date outside the dates the portal accepts), "order" (start
+    after end), "incomplete" (start without end or the reverse) or "both" (period and
+    start/end given together). `parameter` names the query parameter at fault."""
+
+    def __init__(self, parameter: str, problem: str, value: object = "") -> None:
+        super().__init__(parameter, value)
+        self.parameter = parameter
+        self.problem = problem
+
+
 class InvalidEntry(InvalidId):
     """A position entry the rules refuse (`fundportal.domain.statement_kinds.check_entry`): its
     `field` ("amount", "fee_line", "carry_stage", "management_fee", "partnership_expense",

@@ -62,6 +62,8 @@ EDITOR_PAGES = {"documents:imports:upload", "documents:create", "documents:impor
 EDITOR_POST_ONLY = {"documents:imports:confirm"}
 # An import job's pages: its own user's only (the dummy job is nobody's: 404 for every editor).
 EDITOR_JOBS = {"documents:imports:job", "documents:imports:job_status"}
+# A fund's statements job: its own user's only (the dummy job is nobody's: 404 for everyone).
+STATEMENT_JOBS = {"funds:statements_job", "funds:statements_job_zip"}
 # Submit and Approve are POSTs; who may take the step is the service's check (edit / approve rights).
 APPROVAL_POST_ONLY = {"documents:submit", "documents:approve"}
 DOCUMENT_READS = {
@@ -73,10 +75,22 @@ DOCUMENT_READS = {
 }
 DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP users
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}
-POSITION_READS = {"positions:detail", "positions:export", "positions:export_xlsx", "positions:statement"}
+POSITION_READS = {
+    "positions:detail",
+    "positions:export",
+    "positions:export_xlsx",
+    "positions:statement",
+    "positions:statement_xlsx",
+}
 POSITION_WRITES = {"positions:commitment", "positions:remove", "positions:merge"}
-FUND_READS = {"funds:detail", "funds:export_xlsx", "funds:export_csv"}
-INVESTOR_READS = {"investors:detail", "investors:export_csv", "investors:export_xlsx"}
+FUND_READS = {"funds:detail", "funds:export_xlsx", "funds:export_csv", "funds:statements_zip"}
+INVESTOR_READS = {
+    "investors:detail",
+    "investors:export_csv",
+    "investors:export_xlsx",
+    "investors:statement_pdf",
+    "investors:statement_xlsx",
+}
 FUND_RECORD = "funds:record"  # editors of the fund
 INVESTOR_RECORD = "investors:record"  # editors of any fund the investor is in
 # The user's own API tokens (no fund data): the list for anyone signed in; revoking is a POST.
@@ -87,6 +101,7 @@ PROJECT_PAGES = (
     | EDITOR_PAGES
     | EDITOR_POST_ONLY
     | EDITOR_JOBS
+    | STATEMENT_JOBS
     | APPROVAL_POST_ONLY
     | DOCUMENT_READS
     | DOCUMENT_ANALYST_READS
@@ -155,6 +170,8 @@ def expected_status(name: str, user: str, fund: str) -> int:
         return 405 if may_edit else 403
     if name in EDITOR_JOBS:
         return 404 if may_edit else 403
+    if name in STATEMENT_JOBS:
+        return 404
     if name in APPROVAL_POST_ONLY:
         return 405
     if name == INVESTOR_RECORD:

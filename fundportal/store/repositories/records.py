@@ -4,13 +4,17 @@ brings along. The fund and investor pages read the records in their own Query
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from fundportal.domain.kinds import SearchKind
 from fundportal.domain.records import FundRecord, InvestorRecord, name_search_terms
 
-from ..gateway import TableGateway
+from ..gateway import Key, TableGateway
 from ..mapping import keys
 from ..mapping.companions import NameSearchItem
 from ..mapping.entities import from_item
+
+BATCH_GET_KEYS = 100  # BatchGetItem's limit
 
 
 class RecordRepository:
@@ -24,6 +28,28 @@ class RecordRepository:
     def investor(self, investor_id: str, *, consistent: bool = False) -> InvestorRecord | None:
         item = self.gateway.get(keys.investor_record_keys(investor_id), consistent=consistent)
         return from_item(InvestorRecord, item) if item else None
+
+    def names(
+        self, fund_ids: Iterable[str], investor_ids: Iterable[str]
+    ) -> tuple[dict[str, FundRecord], dict[str, InvestorRecord]]:
+        """The records of these funds and investors (a statement's names): one BatchGetItem per
+        100 keys; a fund or investor with no record is left out."""
+        wanted: dict[Key, tuple[str, str]] = {}
+        for fund_id in sorted(set(fund_ids)):
+            wanted[keys.fund_record_keys(fund_id)] = ("fund", fund_id)
+        for investor_id in sorted(set(investor_ids)):
+            wanted[keys.investor_record_keys(investor_id)] = ("investor", investor_id)
+        funds: dict[str, FundRecord] = {}
+        investors: dict[str, InvestorRecord] = {}
+        listed = list(wanted)
+        for start in range(0, len(listed), BATCH_GET_KEYS):
+            for key, item in self.gateway.batch_get(listed[start : start + BATCH_GET_KEYS]).items():
+                subject, subject_id = wanted[key]
+                if subject == "fund":
+                    funds[subject_id] = from_item(FundRecord, item)
+                else:
+                    investors[subject_id] = from_item(InvestorRecord, item)
+        return funds, investors
 
 
 def name_items(record: FundRecord | InvestorRecord | None) -> list[NameSearchItem]:
