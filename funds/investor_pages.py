@@ -6,7 +6,9 @@ the investor index; a 1 MB Query page holds at least 100 registers of the larges
 its totals come from all of them, never from the page shown. The bound this relies on is
 `MAX_INVESTOR_POSITIONS`: up to it the page costs at most 10 Query pages; an investor past it
 needs an investor summary (maintained like the fund summaries) instead of this read. Rows are in
-position order (fund, then position); only the page's 100 positions get their lines (and IRRs).
+natural order of (fund, position) (POSITION_2 before POSITION_10), or sorted by a figure column
+(`?sort=irr`, `?sort=-irr`: `funds.line_sorting`) across every position, not the page's: the
+registers are all in memory. Only the page's 100 positions get their IRRs, unless the sort is by IRR.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from fundportal.domain.model import PositionRegister
 from fundportal.domain.records import InvestorRecord
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.paging import PAGE_ROWS, Pager, place_of, slice_page
+from funds.line_sorting import LineSort, natural_line_key, sort_groups
 from funds.reconciliation import GroupReconciliation, group_reconciliation
-from funds.selectors import GroupPage, position_lines, totals
+from funds.selectors import GroupPage, PositionLine, position_lines, totals
 
 MAX_INVESTOR_POSITIONS = 1_000
 
@@ -59,7 +62,7 @@ def investor_registers_and_record(
     scope.require_investor(investor_id)
     found, record = (repository or RegisterRepository()).investor_positions_and_record(investor_id)
     covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
-    registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
+    registers = sorted(covered, key=lambda r: natural_line_key(r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
     return registers, record
@@ -73,19 +76,35 @@ def investor_view(
     scope: AccessScope = OPERATOR,
     repository: RegisterRepository | None = None,
     page_size: int = PAGE_ROWS,
+    sort: LineSort | None = None,
 ) -> InvestorView:
     """One page of the investor page: the investor's registers and record (one Query), totals over
     all of them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor."""
-    binding: tuple[Any, ...] = ("investor-page", investor_id)
+    sort = sort or LineSort()
+    binding: tuple[Any, ...] = ("investor-page", investor_id, sort.param)  # a cursor keeps its sort
     place = place_of(cursor, binding)
     registers, record = investor_registers_and_record(investor_id=investor_id, scope=scope, repository=repository)
-    shown, pager = slice_page(registers, place, binding, page_size)
     # Every figure as of one date (`fundportal.domain.valuation`); the investor index holds whole
     # registers (every NAV, the commitment history), so `as_of` costs no further read.
     on = as_of or date.today()
+    # A register's lines, built once: without the IRR (an XIRR each) to sort by another figure.
+    sorting: dict[str, list[PositionLine]] = {}
+
+    def lines_of(register: PositionRegister) -> list[PositionLine]:
+        if register.position_id not in sorting:
+            sorting[register.position_id] = position_lines(register, on, irr=sort.needs_irr)
+        return sorting[register.position_id]
+
+    ordered = sort_groups(registers, lambda r: (r.fund_id, r.position_id), lines_of, sort)
+    shown, pager = slice_page(ordered, place, binding, page_size)
+
+    def shown_lines(register: PositionRegister) -> list[PositionLine]:
+        built = sorting.get(register.position_id)
+        return built if built is not None and sort.needs_irr else position_lines(register, on)
+
     page = GroupPage(
         group_id=investor_id,
-        lines=[line for r in shown for line in position_lines(r, on)],
+        lines=[line for r in shown for line in shown_lines(r)],
         totals=totals(registers, on),
         record=record,
     )
