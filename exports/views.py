@@ -30,6 +30,7 @@ from positions.as_of import position_report_as_of
 from positions.selectors import PositionReport
 
 from .notice import notice_pdf, position_notice
+from .notice_zip import document_notices, notices_zip
 from .statement import position_statement, statement_pdf
 from .tables import (
     DOCUMENT_COLUMNS,
@@ -225,3 +226,16 @@ class NoticePdfView(ScopedMixin, View):
         notice = position_notice(document_id=document_id, position_id=position_id, scope=self.scope)
         pdf = notice_pdf(notice, generated_by=request.user.get_username())
         return _download(pdf, "application/pdf", notice.filename)
+
+
+class NoticesZipView(ScopedMixin, View):
+    """Every LP notice of a document as one ZIP, streamed (`exports.notice_zip`)."""
+
+    def get(self, request: HttpRequest, document_id: str) -> HttpResponseBase:
+        notices = document_notices(document_id=document_id, scope=self.scope)
+        response = StreamingHttpResponse(
+            notices_zip(notices, generated_by=request.user.get_username()), content_type="application/zip"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{notices.filename}"'
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
