@@ -54,7 +54,8 @@ def document_notices(
     if not rows:
         raise NotFound("Notices", document_id)
     rows.sort(key=lambda row: natural_key(row.position_id))
-    found = {r.position_id: r for r in (registers or RegisterRepository(documents.gateway)).in_full([r.position_id for r in rows])}
+    registers = registers or RegisterRepository(documents.gateway)
+    found = {r.position_id: r for r in registers.in_full([row.position_id for row in rows])}
     notices = [notice_of(overview.document, row, found.get(row.position_id)) for row in rows]
     return DocumentNotices(document_id, [n for n in notices if n is not None])
 
@@ -69,7 +70,7 @@ class _Sink(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, data) -> int:  # type: ignore[no-untyped-def, override]
+    def write(self, data) -> int:  # type: ignore[no-untyped-def]
         self._parts.append(bytes(data))
         return len(data)
 

@@ -172,7 +172,7 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
     points = _by_date(points)
     navs = [p for p in points if p.nav is not None]
     plot_w, plot_h = Decimal(WIDTH - LEFT - RIGHT), Decimal(HEIGHT - TOP - BOTTOM)
-    top_value = _nice_max(max(max(p.called, p.distributed, p.nav or 0) for p in points))
+    top_value = _nice_max(max(max(p.called, p.distributed, p.nav or Decimal(0)) for p in points))
     first, last = points[0].as_of.toordinal(), points[-1].as_of.toordinal()
     span = Decimal(max(last - first, 1))
 
@@ -209,7 +209,7 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
             coords.append((xs[p.as_of], y_px(previous)))
         series.append(Series(name=name, label=label, color=color, points=" ".join(",".join(c) for c in coords)))
     dots = [Dot(x=xs[p.as_of], y=y_px(getattr(p, name)), color=color) for p in points for name, _, color in SERIES]
-    drawn = SERIES
+    drawn: tuple[tuple[str, str, str], ...] = SERIES
     if navs:  # a valuation line from NAV to NAV (not a step: value moves between reports)
         name, label, color = NAV_SERIES
         nav_points = " ".join(f"{xs[p.as_of]},{y_px(p.nav)}" for p in navs if p.nav is not None)

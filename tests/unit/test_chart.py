@@ -3,6 +3,7 @@ Jinja2 template as the position page includes it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import date, timedelta
 from decimal import Decimal
@@ -78,7 +79,7 @@ def test_many_points_have_date_labels_far_enough_apart_never_to_overlap():
     svg = render("points, 'USD'", points=points)
     labels = date_labels(svg)
     assert labels[0][1] == "2024-01-01" and labels[-1][1] == points[-1].as_of.isoformat()
-    assert all(b[0] - a[0] >= LABEL_GAP > LABEL_WIDTH for a, b in zip(labels, labels[1:], strict=False))
+    assert all(b[0] - a[0] >= LABEL_GAP > LABEL_WIDTH for a, b in itertools.pairwise(labels))
     assert 'text-anchor="end" class="tick date-label">' + points[-1].as_of.isoformat() in svg  # not cut off
     assert svg.count("<circle ") == 40
 
