@@ -4,13 +4,17 @@ brings along. The fund and investor pages read the records in their own Query
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from fundportal.domain.kinds import SearchKind
-from fundportal.domain.records import FundRecord, InvestorRecord, name_search_terms
+from fundportal.domain.records import FundRecord, InvestorRecord, RecordNames, name_search_terms
 
 from ..gateway import TableGateway
 from ..mapping import keys
 from ..mapping.companions import NameSearchItem
 from ..mapping.entities import from_item
+
+BATCH_KEYS = 100  # BatchGetItem's limit
 
 
 class RecordRepository:
@@ -24,6 +28,24 @@ class RecordRepository:
     def investor(self, investor_id: str, *, consistent: bool = False) -> InvestorRecord | None:
         item = self.gateway.get(keys.investor_record_keys(investor_id), consistent=consistent)
         return from_item(InvestorRecord, item) if item else None
+
+    def names(self, fund_ids: Iterable[str], investor_ids: Iterable[str]) -> RecordNames:
+        """The names of the funds' and investors' records (one without a record is left out):
+        one BatchGetItem per 100 keys, none when there is nothing to look up (the exports' names
+        beside ids: a request per 100 names, never one per row)."""
+        wanted = {keys.fund_record_keys(f): ("fund", f) for f in dict.fromkeys(fund_ids)}
+        wanted.update({keys.investor_record_keys(i): ("investor", i) for i in dict.fromkeys(investor_ids)})
+        listed = list(wanted)
+        names = RecordNames()
+        for start in range(0, len(listed), BATCH_KEYS):
+            found = self.gateway.batch_get(listed[start : start + BATCH_KEYS])
+            for key, item in found.items():
+                subject, subject_id = wanted[key]
+                if subject == "fund":
+                    names.funds[subject_id] = from_item(FundRecord, item).name
+                else:
+                    names.investors[subject_id] = from_item(InvestorRecord, item).name
+        return names
 
 
 def name_items(record: FundRecord | InvestorRecord | None) -> list[NameSearchItem]:
