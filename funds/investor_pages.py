@@ -81,7 +81,8 @@ def investor_view(
     """One page of the investor page: the investor's registers and record (one Query), totals over
     all of them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor."""
     sort = sort or LineSort()
-    binding: tuple[Any, ...] = ("investor-page", investor_id, sort.param)  # a cursor keeps its sort
+    # A cursor is bound to its sort (natural order: the binding links made before sorting had).
+    binding: tuple[Any, ...] = ("investor-page", investor_id, *([sort.param] if sort.param else []))
     place = place_of(cursor, binding)
     registers, record = investor_registers_and_record(investor_id=investor_id, scope=scope, repository=repository)
     # Every figure as of one date (`fundportal.domain.valuation`); the investor index holds whole

@@ -65,6 +65,13 @@ class LineSort:
         return f"-{column}" if self.descending else column
 
     @property
+    def label(self) -> str:
+        """The sorted column as its header names it."""
+        if self.column in FIGURE_COLUMNS:
+            return FIGURE_COLUMNS[self.column][0]
+        return "Position" if self.column == "position" else "Fund"
+
+    @property
     def needs_irr(self) -> bool:
         return self.column == "irr"
 

@@ -92,7 +92,7 @@ def test_the_investor_page_sorts_on_the_server_by_a_header_link(
     page.goto(f"{base}/investors/INVESTOR_1/")
     page.locator("#investor-positions").get_by_test_id("sort-distributed").click()
     page.wait_for_url(f"{base}/investors/INVESTOR_1/?sort=-distributed")
-    expect(page.get_by_test_id("positions-shown")).to_contain_text("sorted by distributed, descending")
+    expect(page.get_by_test_id("positions-shown")).to_contain_text("sorted by Distributed, descending")
     expect(page.locator('#investor-positions th[data-sort="distributed"]')).to_have_attribute("aria-sort", "descending")
     page.get_by_test_id("natural-order").click()
     page.wait_for_url(f"{base}/investors/INVESTOR_1/?")

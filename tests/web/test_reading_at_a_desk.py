@@ -70,7 +70,7 @@ def test_the_investor_page_sorts_every_position_by_a_figure_not_only_the_page_sh
     with django_assert_dynamodb_requests(1, ["Query"]):
         first = analyst_client.get(f"/investors/{INVESTOR}/?sort=-called")
     assert positions(first) == [f"DESK_{n}" for n in by_called[:100]]
-    assert "sorted by called, descending across every position" in first.content.decode()
+    assert "sorted by Paid-in (called), descending across every position" in first.content.decode()
     link = next_link(first)
     assert link is not None and "sort=-called" in link  # the next page keeps the sort
     with django_assert_dynamodb_requests(1, ["Query"]):
