@@ -109,7 +109,7 @@ def position_capital_account(
 ) -> CapitalAccountStatement:
     """A position's statement for `period` (as known at `known_at`, None: now)."""
     account = _position_account(position_id, period, known_at, scope, repository)
-    funds, investors = (records or RecordRepository()).names([account.fund_id], [account.investor_id])
+    funds, investors = (records or RecordRepository()).records_of([account.fund_id], [account.investor_id])
     named = PositionAccount(
         account.position_id,
         account.fund_id,
@@ -141,7 +141,7 @@ def investor_capital_account(
     """An investor's statement across its funds (within `scope`): each position's blocks and the
     totals per currency (never summed across currencies)."""
     registers, record = investor_pages.investor_registers_and_record(investor_id=investor_id, scope=scope)
-    funds, _ = (records or RecordRepository()).names([r.fund_id for r in registers], [])
+    funds, _ = (records or RecordRepository()).records_of([r.fund_id for r in registers], [])
     investors = {investor_id: record} if record is not None else {}
     positions = [
         _position_account(r.position_id, period, known_at, scope, repository, funds, investors) for r in registers
@@ -194,7 +194,7 @@ def fund_statements(
         fund_name, found = fund_position_ids(fund_id=fund_id, scope=scope)
         positions = found
     pairs = list(positions)
-    _, investors = RecordRepository().names([], [investor for _, investor in pairs])
+    _, investors = RecordRepository().records_of([], [investor for _, investor in pairs])
     funds = {fund_id: FundRecord(fund_id, fund_name)} if fund_name else {}
 
     def read() -> Iterator[CapitalAccountStatement]:

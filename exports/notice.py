@@ -20,10 +20,11 @@ from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.allocation import Purpose, UnfundedChange, unfunded_around
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import Document
+from fundportal.domain.model import Document, PositionRegister
 from fundportal.domain.money import Money
 from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.store.repositories import DocumentRepository
+from fundportal.store.repositories.document_models import PositionInDocument
 from fundportal.store.repositories.register import RegisterRepository
 
 NOTICE_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION)
@@ -84,11 +85,21 @@ def position_notice(
     row = documents.position_in_document(document_id, position_id)
     first = row.entries[0]
     scope.require_position(first.fund_id, first.investor_id, "Position", f"{position_id} in {document_id}")
+    if not any(kind in row.by_kind for kind in NOTICE_KINDS):
+        raise NotFound("Notice", f"{position_id} in {document_id}")
+    register = (registers or RegisterRepository(documents.gateway)).get(position_id)
+    notice = notice_of(documents.get(document_id), row, register)
+    assert notice is not None  # the row holds a call or a distribution
+    return notice
+
+
+def notice_of(document: Document, row: PositionInDocument, register: PositionRegister | None) -> Notice | None:
+    """The LP's notice from what was read: its capital call in `document`, else its distribution
+    (None: the position holds neither), valued against its register (None: no register)."""
     entry = next((row.by_kind[k] for k in NOTICE_KINDS if k in row.by_kind), None)
     if entry is None:
-        raise NotFound("Notice", f"{position_id} in {document_id}")
-    document = documents.get(document_id)
-    register = (registers or RegisterRepository(documents.gateway)).get(position_id)
+        return None
+    position_id, document_id = row.position_id, document.document_id
     purpose = next((p for p in Purpose if p.value == document.purpose), None)
     flow_date = entry.flow_date or date.today()
     commitment = computed = None

@@ -8,7 +8,7 @@ real numbers with the currency's number format."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -20,9 +20,12 @@ from fundportal.domain.figures import Figures, called_fraction, dpi, ratio, rvpi
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import Document
 from fundportal.domain.ordering import natural_key
+from fundportal.domain.records import RecordNames
 from fundportal.web.cells import EntryCell
 
 TOTAL = "TOTAL"
+TOTAL_NAME = ""  # a totals row's name cells are empty: the TOTAL marker sits in the id columns
+NAME_CHUNK = 100  # rows whose names one BatchGetItem looks up (100 keys at most)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +95,9 @@ DOCUMENT_COLUMNS = [
     "document_id",
     "as_of_date",
     "fund_id",
+    "fund_name",
     "investor_id",
+    "investor_name",
     "position_id",
     "currency",
     *KIND_COLUMNS,
@@ -100,21 +105,47 @@ DOCUMENT_COLUMNS = [
 ]
 
 
-def document_rows(document: Document, rows: Iterable[PositionRow]) -> Iterator[list[Cell]]:
-    """A row per position and currency of a document, as `rows` come (streamed or read whole)."""
+def document_rows(
+    document: Document, rows: Iterable[PositionRow], names: Callable[[list[Any]], RecordNames] | None = None
+) -> Iterator[list[Cell]]:
+    """A row per position and currency of a document, as `rows` come (streamed or read whole).
+    `names`: looks up the names of a chunk of 100 rows' funds and investors (one BatchGetItem)."""
     as_of = document.as_of_date
+    for chunk, found in named_chunks(rows, names):
+        for row in chunk:
+            yield from _document_row_cells(document, as_of, row, found)
+
+
+def named_chunks(
+    rows: Iterable[Any], names: Callable[[list[Any]], RecordNames] | None, size: int = NAME_CHUNK
+) -> Iterator[tuple[list[Any], RecordNames]]:
+    """`rows` in chunks of `size`, each with the names `names` finds for it (none: no names)."""
+    chunk: list[Any] = []
     for row in rows:
-        for f in row.figures or []:
-            yield [
-                document.document_id,
-                as_of,
-                row.fund_id,
-                row.investor_id,
-                row.position_id,
-                f.currency,
-                *_entry_cells(row.cells),
-                *_figure_cells(f),
-            ]
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk, names(chunk) if names else RecordNames()
+            chunk = []
+    if chunk:
+        yield chunk, names(chunk) if names else RecordNames()
+
+
+def _document_row_cells(
+    document: Document, as_of: date | None, row: PositionRow, names: RecordNames
+) -> Iterator[list[Cell]]:
+    for f in row.figures or []:
+        yield [
+            document.document_id,
+            as_of,
+            row.fund_id,
+            names.fund(row.fund_id),
+            row.investor_id,
+            names.investor(row.investor_id),
+            row.position_id,
+            f.currency,
+            *_entry_cells(row.cells),
+            *_figure_cells(f),
+        ]
 
 
 def document_totals(document: Document, totals: list[Figures]) -> list[list[Cell]]:
@@ -125,7 +156,9 @@ def document_totals(document: Document, totals: list[Figures]) -> list[list[Cell
             document.document_id,
             document.as_of_date,
             document.fund_id,
+            "",
             TOTAL,
+            "",
             TOTAL,
             f.currency,
             *blank,
@@ -155,15 +188,20 @@ def _flow_dates(row: Any) -> list[Cell]:
 FLOW_KINDS = (Kind.CAPITAL_CALL, Kind.DISTRIBUTION)
 
 
-def position_table(report: Any) -> Table:
+def position_table(report: Any, names: RecordNames | None = None) -> Table:
     """The position history (`position_report`): a row per document with its flows' dates and the
-    running figures of its currency, totals per currency."""
+    running figures of its currency, totals per currency; `names`: the fund's and investor's
+    names beside their ids."""
+    names = names or RecordNames()
+    held_by = [report.fund_id, names.fund(report.fund_id), report.investor_id, names.investor(report.investor_id)]
     table = Table(
         name=report.position_id,
         columns=[
             "position_id",
             "fund_id",
+            "fund_name",
             "investor_id",
+            "investor_name",
             "document_id",
             "as_of_date",
             "currency",
@@ -181,8 +219,7 @@ def position_table(report: Any) -> Table:
         table.rows.append(
             [
                 report.position_id,
-                report.fund_id,
-                report.investor_id,
+                *held_by,
                 row.document_id,
                 row.as_of_date,
                 row.currency,
@@ -199,8 +236,7 @@ def position_table(report: Any) -> Table:
         table.totals.append(
             [
                 report.position_id,
-                report.fund_id,
-                report.investor_id,
+                *held_by,
                 TOTAL,
                 None,
                 f.currency,
@@ -235,16 +271,20 @@ def cash_flow_table(position_id: str, schedules: list[CashFlowSchedule]) -> Tabl
     return table
 
 
-def fund_table(page: Any) -> Table:
+def fund_table(page: Any, names: RecordNames | None = None) -> Table:
     """The fund page (`funds.selectors.fund_detail`): a row per position and currency in natural
     order with commitment, figures and returns from the register, totals per currency; every
     figure as of the page's date (`as_of`), with the NAV's own date and the adjusted NAV RVPI and
-    TVPI use. Shares (called / commitment, IRR) are fractions, ratios unrounded."""
+    TVPI use. Shares (called / commitment, IRR) are fractions, ratios unrounded. `names`: the
+    fund and investor names beside their ids ("" without a record)."""
+    names = names or RecordNames()
     table = Table(
         name=page.group_id,
         columns=[
             "fund_id",
+            "fund_name",
             "investor_id",
+            "investor_name",
             "position_id",
             "currency",
             "commitment",
@@ -282,7 +322,17 @@ def fund_table(page: Any) -> Table:
         ]
 
     for line in by_position(page.lines):
-        table.rows.append([line.fund_id, line.investor_id, line.position_id, line.currency, *cells(line)])
+        table.rows.append(
+            [
+                line.fund_id,
+                names.fund(line.fund_id),
+                line.investor_id,
+                names.investor(line.investor_id),
+                line.position_id,
+                line.currency,
+                *cells(line),
+            ]
+        )
     for line in page.totals:
-        table.totals.append([page.group_id, TOTAL, TOTAL, line.currency, *cells(line)])
+        table.totals.append([page.group_id, TOTAL_NAME, TOTAL, "", TOTAL, line.currency, *cells(line)])
     return table

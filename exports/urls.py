@@ -10,6 +10,7 @@ document_patterns = [
     path("<str:document_id>/export.xlsx", views.DocumentXlsxView.as_view(), name="export_xlsx"),
     path("<str:document_id>/export.csv", views.DocumentCsvView.as_view(), name="export_csv"),
     path("<str:document_id>/notices/<str:position_id>.pdf", views.NoticePdfView.as_view(), name="notice_pdf"),
+    path("<str:document_id>/notices.zip", views.NoticesZipView.as_view(), name="notices_zip"),
 ]
 
 position_patterns = [

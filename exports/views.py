@@ -20,11 +20,13 @@ from documents import paging
 from documents.time_travel import check_dated_by
 from fundportal.domain.access import AccessScope
 from fundportal.domain.cash_flows import cash_flow_schedules
+from fundportal.domain.records import FundRecord, InvestorRecord, RecordNames
 from fundportal.domain.time_travel import valuation_date
 from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravel, TimeTravelMixin
 from funds import investor_pages
 from funds.as_of import as_of_page
+from funds.record_selectors import ExportNames, record_names
 from funds.selectors import GroupPage, fund_export, position_lines, totals
 from positions import selectors as position_selectors
 from positions.as_of import position_report_as_of
@@ -32,6 +34,7 @@ from positions.selectors import PositionReport
 
 from .capital_account_views import PositionStatementMixin, position_statement_pdf
 from .notice import notice_pdf, position_notice
+from .notice_zip import document_notices, notices_zip
 from .statement import position_statement, statement_pdf
 from .tables import (
     DOCUMENT_COLUMNS,
@@ -97,7 +100,7 @@ class DocumentXlsxView(ScopedMixin, TimeTravelMixin, View):
         return xlsx_stream(
             document.document_id,
             list(DOCUMENT_COLUMNS),
-            document_rows(document, _in_order(export)),
+            document_rows(document, _in_order(export), ExportNames()),
             lambda: document_totals(document, export.totals()),
             f"document-{document_id}.xlsx",
         )
@@ -109,7 +112,7 @@ class DocumentCsvView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, document_id: str) -> HttpResponseBase:
         export = paging.document_export(document_id=document_id, scope=self.scope)
         check_dated_by(export.document.document, self.time_travel.as_of)
-        rows = document_rows(export.document.document, _in_order(export))
+        rows = document_rows(export.document.document, _in_order(export), ExportNames())
         return csv_stream(list(DOCUMENT_COLUMNS), rows, f"document-{document_id}.csv")
 
 
@@ -125,26 +128,39 @@ class InvestorCsvView(ScopedMixin, TimeTravelMixin, View):
     `?as_of=` / `?known_at=` as the page."""
 
     def get(self, request, investor_id: str) -> HttpResponseBase:
-        table = fund_table(_investor_group(investor_id, self.scope, self.time_travel))
+        table = fund_table(*_investor_group(investor_id, self.scope, self.time_travel))
         return csv_stream(table.columns, table.rows, f"investor-{investor_id}.csv")
 
 
 class InvestorXlsxView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, investor_id: str) -> HttpResponseBase:
-        table = fund_table(_investor_group(investor_id, self.scope, self.time_travel))
+        table = fund_table(*_investor_group(investor_id, self.scope, self.time_travel))
         return xlsx_stream(table.name, table.columns, table.rows, lambda: table.totals, f"investor-{investor_id}.xlsx")
 
 
-def _investor_group(investor_id: str, scope: Any, travel: TimeTravel) -> GroupPage:
-    """Every position of the investor (bounded: `investor_pages.MAX_INVESTOR_POSITIONS`), one Query
-    (as known at `known_at`: one more), valued as of the page's date."""
-    registers = investor_pages.investor_registers(investor_id=investor_id, scope=scope, known_at=travel.known_at)
+def _investor_group(investor_id: str, scope: Any, travel: TimeTravel) -> tuple[GroupPage, RecordNames]:
+    """Every position of the investor (bounded: `investor_pages.MAX_INVESTOR_POSITIONS`) and its
+    record, one Query (as known at `known_at`: one more), valued as of the page's date; the names
+    of its funds, one BatchGetItem per 100 funds."""
+    registers, record = investor_pages.investor_registers_and_record(
+        investor_id=investor_id, scope=scope, known_at=travel.known_at
+    )
     on = valuation_date(travel.as_of, travel.known_at, date.today())
-    return GroupPage(
+    page = GroupPage(
         group_id=investor_id,
         lines=[line for r in registers for line in position_lines(r, on)],
         totals=totals(registers, on),
     )
+    return page, record_names(fund_ids=[r.fund_id for r in registers], known=_known(record))
+
+
+def _known(record: FundRecord | InvestorRecord | None) -> RecordNames:
+    """The name a page's own read brought (a fund's record, an investor's), as export names."""
+    if isinstance(record, FundRecord):
+        return RecordNames(funds={record.fund_id: record.name})
+    if isinstance(record, InvestorRecord):
+        return RecordNames(investors={record.investor_id: record.name})
+    return RecordNames()
 
 
 def _position_report(view: TimeTravelMixin, position_id: str, scope: AccessScope) -> PositionReport:
@@ -155,6 +171,11 @@ def _position_report(view: TimeTravelMixin, position_id: str, scope: AccessScope
     return position_selectors.position_report(position_id=position_id, scope=scope)
 
 
+def _position_names(report: PositionReport) -> RecordNames:
+    """The position's fund and investor names: one BatchGetItem of their two records."""
+    return record_names(fund_ids=[report.fund_id], investor_ids=[report.investor_id])
+
+
 class PositionCsvView(ScopedMixin, TimeTravelMixin, View):
     """CSV of the position page's rows over every page: ids, fund and investor on every row,
     amounts with exactly their currency's decimals, running figures of each row's currency (never
@@ -162,7 +183,7 @@ class PositionCsvView(ScopedMixin, TimeTravelMixin, View):
 
     def get(self, request: HttpRequest, position_id: str) -> HttpResponse:
         report = _position_report(self, position_id, self.scope)
-        return csv_response(position_table(report), f"position-{position_id}.csv")
+        return csv_response(position_table(report, _position_names(report)), f"position-{position_id}.csv")
 
 
 class PositionXlsxView(ScopedMixin, TimeTravelMixin, View):
@@ -172,7 +193,7 @@ class PositionXlsxView(ScopedMixin, TimeTravelMixin, View):
     def get(self, request, position_id: str) -> HttpResponse:
         report = _position_report(self, position_id, self.scope)
         schedules = cash_flow_schedules(report.entries, self.time_travel.as_of or date.today())
-        tables = [position_table(report), cash_flow_table(position_id, schedules)]
+        tables = [position_table(report, _position_names(report)), cash_flow_table(position_id, schedules)]
         return _download(xlsx_bytes(tables), XLSX, f"position-{position_id}.xlsx")
 
 
@@ -189,7 +210,9 @@ class FundXlsxView(ScopedMixin, TimeTravelMixin, View):
 
     def get(self, request, fund_id: str) -> HttpResponse:
         page = _fund_page(fund_id, self.scope, self.time_travel)
-        return _download(xlsx_bytes([fund_table(page)]), XLSX, f"fund-{fund_id}.xlsx")
+        # The fund's record rode in its summary's BatchGetItem; the investors' names: one per 100 lines.
+        names = ExportNames(_known(page.record), funds_read=[fund_id]).every(by_position(page.lines))
+        return _download(xlsx_bytes([fund_table(page, names)]), XLSX, f"fund-{fund_id}.xlsx")
 
 
 class FundCsvView(ScopedMixin, TimeTravelMixin, View):
@@ -211,9 +234,11 @@ class FundCsvView(ScopedMixin, TimeTravelMixin, View):
 
 
 def _fund_csv(first: Any, later: Iterator[list[Any]]) -> Iterator[str]:
+    """A page of 100 lines at a time, with its investors' names (one BatchGetItem a page)."""
+    names = ExportNames(_known(first.record), funds_read=[first.group_id])  # read with its summary
     for index, lines in enumerate(chain([first.lines], later)):
         out = io.StringIO()
-        write_csv(out, fund_table(replace(first, lines=lines, totals=[])))
+        write_csv(out, fund_table(replace(first, lines=lines, totals=[]), names(lines)))
         text = out.getvalue()
         yield text.split("\r\n", 1)[1] if index else text  # the header once
 
@@ -244,3 +269,16 @@ class NoticePdfView(ScopedMixin, View):
         notice = position_notice(document_id=document_id, position_id=position_id, scope=self.scope)
         pdf = notice_pdf(notice, generated_by=request.user.get_username())
         return _download(pdf, "application/pdf", notice.filename)
+
+
+class NoticesZipView(ScopedMixin, View):
+    """Every LP notice of a document as one ZIP, streamed (`exports.notice_zip`)."""
+
+    def get(self, request: HttpRequest, document_id: str) -> HttpResponseBase:
+        notices = document_notices(document_id=document_id, scope=self.scope)
+        response = StreamingHttpResponse(
+            notices_zip(notices, generated_by=request.user.get_username()), content_type="application/zip"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{notices.filename}"'
+        response["X-Content-Type-Options"] = "nosniff"
+        return response

@@ -1,4 +1,5 @@
-"""Server-side SVG chart of cumulative called vs distributed capital (no JavaScript).
+"""Server-side SVG chart of cumulative called vs distributed capital, with the NAV beside them
+(the J-curve: value against the cash put in and taken out), no JavaScript.
 
 `build_chart` computes only data (a frozen view model); ``templates/jinja2/charts/cumulative.html``
 renders the ``<svg>`` from it with autoescaped template markup (pages include it with
@@ -16,7 +17,11 @@ from decimal import ROUND_HALF_UP, Decimal
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 84, 24, 20, 56
 SERIES = (("called", "Called (paid-in)", "#1f5fa8"), ("distributed", "Distributed", "#1e7a3c"))
-MAX_DATE_LABELS = 8
+NAV_SERIES = ("nav", "NAV", "#8a5a00")
+# A date label ("2025-09-30" at 12px) is about 66 px wide: label centres at least this far apart
+# never overlap, on the page or drawn smaller on a phone (the text scales with the drawing).
+LABEL_WIDTH = 66
+LABEL_GAP = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +31,7 @@ class ChartPoint:
     as_of: date
     called: Decimal
     distributed: Decimal
+    nav: Decimal | None = None  # the NAV reported at this date (None: none reported then)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +49,7 @@ class AxisLabel:
 
     x: str
     text: str
+    anchor: str = "middle"  # "end" at the right edge, "start" at the left: never cut off
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,20 +127,52 @@ def _nice_max(value: Decimal) -> Decimal:
     return magnitude * 10
 
 
-def _spread(points: Sequence[ChartPoint], most: int = MAX_DATE_LABELS) -> list[ChartPoint]:
-    """At most `most` evenly spread points to label on the time axis."""
-    if len(points) <= most:
-        return list(points)
-    step = (len(points) - 1) / (most - 1)
-    return [points[round(i * step)] for i in range(most)]
+def thin_labels(xs: Sequence[tuple[Decimal, date]], gap: int = LABEL_GAP) -> list[tuple[Decimal, date]]:
+    """The dates to label, each once, no two centres closer than `gap` px: the first always, then
+    each next date far enough from the last kept; the last date always (dropping the kept ones
+    too close before it). `xs`: (x, date) in date order."""
+    kept: list[tuple[Decimal, date]] = []
+    for x, day in xs:
+        if kept and kept[-1][1] == day:
+            continue
+        if not kept or x - kept[-1][0] >= gap:
+            kept.append((x, day))
+    if xs and kept[-1][1] != xs[-1][1]:
+        last = xs[-1]
+        while len(kept) > 1 and last[0] - kept[-1][0] < gap:
+            kept.pop()
+        kept.append(last)
+    return kept
+
+
+def _by_date(points: Sequence[ChartPoint]) -> list[ChartPoint]:
+    """One point per date (documents of one date drawn once): the cumulative figures after the
+    last of them, the NAV the last reported that day."""
+    merged: dict[date, ChartPoint] = {}
+    for p in points:
+        before = merged.get(p.as_of)
+        nav = p.nav if p.nav is not None else (before.nav if before else None)
+        merged[p.as_of] = ChartPoint(p.as_of, p.called, p.distributed, nav)
+    return list(merged.values())
+
+
+def _anchor(at: Decimal) -> str:
+    """Where a date label hangs from its tick: centred, unless that would cut it off an edge."""
+    if at + LABEL_WIDTH // 2 > WIDTH:
+        return "end"
+    if at - LABEL_WIDTH // 2 < 0:
+        return "start"
+    return "middle"
 
 
 def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: str = "chart") -> CumulativeChart | None:
     """The view model of the step chart of `points`, or None when there is nothing to draw."""
     if not points:
         return None
+    points = _by_date(points)
+    navs = [p for p in points if p.nav is not None]
     plot_w, plot_h = Decimal(WIDTH - LEFT - RIGHT), Decimal(HEIGHT - TOP - BOTTOM)
-    top_value = _nice_max(max(max(p.called, p.distributed) for p in points))
+    top_value = _nice_max(max(max(p.called, p.distributed, p.nav or Decimal(0)) for p in points))
     first, last = points[0].as_of.toordinal(), points[-1].as_of.toordinal()
     span = Decimal(max(last - first, 1))
 
@@ -169,17 +208,29 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
             previous = getattr(p, name)
             coords.append((xs[p.as_of], y_px(previous)))
         series.append(Series(name=name, label=label, color=color, points=" ".join(",".join(c) for c in coords)))
-    dots = tuple(Dot(x=xs[p.as_of], y=y_px(getattr(p, name)), color=color) for p in points for name, _, color in SERIES)
-    x_labels = tuple(AxisLabel(x=xs[p.as_of], text=p.as_of.isoformat()) for p in _spread(points))
+    dots = [Dot(x=xs[p.as_of], y=y_px(getattr(p, name)), color=color) for p in points for name, _, color in SERIES]
+    drawn: tuple[tuple[str, str, str], ...] = SERIES
+    if navs:  # a valuation line from NAV to NAV (not a step: value moves between reports)
+        name, label, color = NAV_SERIES
+        nav_points = " ".join(f"{xs[p.as_of]},{y_px(p.nav)}" for p in navs if p.nav is not None)
+        series.append(Series(name=name, label=label, color=color, points=nav_points))
+        dots += [Dot(x=xs[p.as_of], y=y_px(p.nav), color=color) for p in navs if p.nav is not None]
+        drawn = (*SERIES, NAV_SERIES)
+    x_labels = tuple(
+        AxisLabel(x=_px(at), text=day.isoformat(), anchor=_anchor(at))
+        for at, day in thin_labels([(x(p.as_of), p.as_of) for p in points])
+    )
     legend = tuple(
         LegendEntry(x=LEFT + i * 170, text_x=LEFT + i * 170 + 18, label=label, color=color)
-        for i, (_, label, color) in enumerate(SERIES)
+        for i, (_, label, color) in enumerate(drawn)
     )
     final = points[-1]
     description = (
         f"From {points[0].as_of.isoformat()} to {final.as_of.isoformat()}: cumulative called "
         f"{currency} {final.called:,.2f}, cumulative distributed {currency} {final.distributed:,.2f}."
     )
+    if navs and navs[-1].nav is not None:
+        description += f" NAV {currency} {navs[-1].nav:,.2f} at {navs[-1].as_of.isoformat()}."
     return CumulativeChart(
         chart_id=str(chart_id),
         width=WIDTH,
@@ -196,6 +247,6 @@ def build_chart(points: Sequence[ChartPoint], currency: str = "USD", chart_id: s
         grid=grid,
         x_labels=x_labels,
         series=tuple(series),
-        dots=dots,
+        dots=tuple(dots),
         legend=legend,
     )

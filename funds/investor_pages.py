@@ -6,7 +6,9 @@ the investor index; a 1 MB Query page holds at least 100 registers of the larges
 its totals come from all of them, never from the page shown. The bound this relies on is
 `MAX_INVESTOR_POSITIONS`: up to it the page costs at most 10 Query pages; an investor past it
 needs an investor summary (maintained like the fund summaries) instead of this read. Rows are in
-position order (fund, then position); only the page's 100 positions get their lines (and IRRs).
+natural order of (fund, position) (POSITION_2 before POSITION_10), or sorted by a figure column
+(`?sort=irr`, `?sort=-irr`: `funds.line_sorting`) across every position, not the page's: the
+registers are all in memory. Only the page's 100 positions get their IRRs, unless the sort is by IRR.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from fundportal.domain.register_versions import registers_known_at
 from fundportal.domain.time_travel import valuation_date
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.paging import PAGE_ROWS, Pager, place_of, slice_page
+from funds.line_sorting import LineSort, natural_line_key, sort_groups
 from funds.reconciliation import GroupReconciliation, group_reconciliation
-from funds.selectors import GroupPage, position_lines, totals
+from funds.selectors import GroupPage, PositionLine, position_lines, totals
 
 MAX_INVESTOR_POSITIONS = 1_000
 
@@ -79,7 +82,7 @@ def investor_registers_and_record(
         versions = repository.investor_versions_after(investor_id, known_at)
         found = registers_known_at(found, versions, known_at, with_removed=True)
     covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
-    registers = sorted(covered, key=lambda r: (r.fund_id, r.position_id))
+    registers = sorted(covered, key=lambda r: natural_line_key(r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
     return registers, record
@@ -94,23 +97,40 @@ def investor_view(
     repository: RegisterRepository | None = None,
     page_size: int = PAGE_ROWS,
     known_at: datetime | None = None,
+    sort: LineSort | None = None,
 ) -> InvestorView:
     """One page of the investor page: the investor's registers and record (one Query), totals over
     all of them, lines for the page's positions. BadCursor/CursorExpired for a bad or old cursor.
     `known_at`: the registers as they stood then (one Query more), valued as of `as_of` (default:
     its day)."""
-    binding: tuple[Any, ...] = ("investor-page", investor_id)
+    sort = sort or LineSort()
+    # A cursor is bound to its sort (natural order: the binding links made before sorting had).
+    binding: tuple[Any, ...] = ("investor-page", investor_id, *([sort.param] if sort.param else []))
     place = place_of(cursor, binding)
     registers, record = investor_registers_and_record(
         investor_id=investor_id, scope=scope, repository=repository, known_at=known_at
     )
-    shown, pager = slice_page(registers, place, binding, page_size)
     # Every figure as of one date (`fundportal.domain.valuation`); the investor index holds whole
     # registers (every NAV, the commitment history), so `as_of` costs no further read.
     on = valuation_date(as_of, known_at, date.today())
+    # A register's lines, built once: without the IRR (an XIRR each) to sort by another figure.
+    sorting: dict[str, list[PositionLine]] = {}
+
+    def lines_of(register: PositionRegister) -> list[PositionLine]:
+        if register.position_id not in sorting:
+            sorting[register.position_id] = position_lines(register, on, irr=sort.needs_irr)
+        return sorting[register.position_id]
+
+    ordered = sort_groups(registers, lambda r: (r.fund_id, r.position_id), lines_of, sort)
+    shown, pager = slice_page(ordered, place, binding, page_size)
+
+    def shown_lines(register: PositionRegister) -> list[PositionLine]:
+        built = sorting.get(register.position_id)
+        return built if built is not None and sort.needs_irr else position_lines(register, on)
+
     page = GroupPage(
         group_id=investor_id,
-        lines=[line for r in shown for line in position_lines(r, on)],
+        lines=[line for r in shown for line in shown_lines(r)],
         totals=totals(registers, on),
         record=record,
     )

@@ -26,6 +26,7 @@ from fundportal.domain.figures import Figures, percent_called, sum_figures
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
+from fundportal.domain.ordering import natural_key
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
 from fundportal.domain.records import FundRecord, InvestorRecord
 from fundportal.domain.register_versions import RegisterVersion, registers_known_at, summary_known_at
@@ -262,6 +263,11 @@ class GroupPage:
         return group_reconciliation(self.lines)
 
 
+def natural_order(registers: Iterable[PositionRegister]) -> list[PositionRegister]:
+    """Registers in natural order of their position ids (POSITION_2 before POSITION_10)."""
+    return sorted(registers, key=lambda r: natural_key(r.position_id))
+
+
 def fund_detail(
     *,
     fund_id: str,
@@ -296,7 +302,8 @@ def fund_detail(
     totals_lines = [summary_totals(t) for t in totals_as_of(summary or {}, on)]
     return GroupPage(
         group_id=fund_id,
-        lines=[line for r in registers for line in position_lines(r, on, irr=False)],
+        # The page's positions in natural order (POSITION_2 before POSITION_10); the index pages them in its own.
+        lines=[line for r in natural_order(registers) for line in position_lines(r, on, irr=False)],
         totals=totals_lines,
         next_cursor=page.next_cursor,
         previous_cursor=page.previous_cursor,

@@ -15,6 +15,7 @@ from fundportal.web.paging import page_links
 from fundportal.web.time_travel import TimeTravelMixin
 from funds import investor_pages, selectors
 from funds.as_of import as_of_page
+from funds.line_sorting import LineSort, sort_headers
 
 
 class FundListView(ScopedMixin, TemplateView):
@@ -52,12 +53,14 @@ class InvestorDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
+        sort = LineSort.parse(self.request.GET.get("sort"))  # across every position (`funds.line_sorting`)
         view = investor_pages.investor_view(
             investor_id=kwargs["investor_id"],
             cursor=self.request.GET.get("cursor") or None,
             as_of=self.time_travel.as_of,
             scope=self.scope,
             known_at=self.time_travel.known_at,
+            sort=sort,
         )
         context.update(
             page=view.page,
@@ -65,6 +68,8 @@ class InvestorDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             page_links=page_links(self.request.GET, view.pager),
             positions=view.positions,
             reconciliation=view.reconciliation,
+            sorting=sort,
+            sort_headers=sort_headers(dict(self.request.GET.lists()), sort),
         )
         context["fund_pages"] = self.scope.sees_fund_totals  # an LP user has no fund pages
         context["edits_records"] = any(self.scope.can_edit(r.fund_id) for r in view.registers)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from django.urls import reverse
@@ -15,6 +16,7 @@ from fundportal.charts import ChartPoint
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.commitments import change_in_effect
+from fundportal.domain.entries import CANCELLED
 from fundportal.domain.errors import BadCursor, NotFound
 from fundportal.domain.figures import Figures, FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
@@ -161,13 +163,19 @@ def commitment_lines(register: PositionRegister) -> list[CommitmentLine]:
     ]
 
 
+def _reported_nav(row: DocumentRow) -> Decimal | None:
+    """The NAV the row's document reports (None: none, or a cancelled one)."""
+    entry = row.entry(Kind.NAV)
+    return None if entry is None or entry.status == CANCELLED else entry.amount
+
+
 def charts_of(rows: list[DocumentRow]) -> list[Chart]:
-    """A cumulative called vs distributed chart per currency of `rows`."""
+    """A chart per currency of `rows`: cumulative called vs distributed, and the NAVs reported."""
     return [
         Chart(
             currency=currency,
             points=[
-                ChartPoint(r.as_of_date, r.to_date.called.amount, r.to_date.distributed.amount)
+                ChartPoint(r.as_of_date, r.to_date.called.amount, r.to_date.distributed.amount, _reported_nav(r))
                 for r in rows
                 if r.as_of_date and r.currency == currency
             ],

@@ -10,7 +10,7 @@ them is the services' business (`funds.record_services`); how they are stored, t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -152,3 +152,17 @@ def name_search_terms(name: str) -> list[str]:
     if words == [""]:
         return []
     return [" ".join(words[i:]) for i in range(min(len(words), NAME_SEARCH_WORDS))]
+
+
+@dataclass
+class RecordNames:
+    """Fund and investor names by id ("" for an id without a record)."""
+
+    funds: dict[str, str] = field(default_factory=dict)
+    investors: dict[str, str] = field(default_factory=dict)
+
+    def fund(self, fund_id: str) -> str:
+        return self.funds.get(fund_id, "")
+
+    def investor(self, investor_id: str) -> str:
+        return self.investors.get(investor_id, "")

@@ -53,6 +53,6 @@ def test_analyst_goes_from_a_document_to_its_fund_and_an_investor(
     row.get_by_role("link", name="POSITION_1").click()
     page.wait_for_url(f"{base}/positions/POSITION_1/")
     expect(page.get_by_test_id("register-figures").get_by_test_id("commitment")).to_have_text("USD 2,000,000.00")
-    page.get_by_role("link", name="Funds").click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Funds").click()
     page.wait_for_url(f"{base}/funds/")
     expect(page.locator('#funds tr[data-fund="FUND_A"]')).to_contain_text("USD 3,150,000.00")

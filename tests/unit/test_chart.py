@@ -3,6 +3,7 @@ Jinja2 template as the position page includes it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import date, timedelta
 from decimal import Decimal
@@ -10,7 +11,7 @@ from decimal import Decimal
 import pytest
 from django.template import engines
 
-from fundportal.charts import ChartPoint, build_chart, compact
+from fundportal.charts import LABEL_GAP, LABEL_WIDTH, ChartPoint, build_chart, compact
 
 TWO_POINTS = [
     ChartPoint(date(2025, 9, 30), Decimal(500000), Decimal(75000)),
@@ -67,15 +68,59 @@ def test_no_points_render_nothing(points):
     assert build_chart(points) is None
 
 
-def test_many_points_have_at_most_eight_date_labels():
+def date_labels(svg: str) -> list[tuple[float, str]]:
+    return [(float(x), text) for x, text in re.findall(r'<text x="([\d.]+)"[^>]*class="tick date-label">([^<]*)<', svg)]
+
+
+def test_many_points_have_date_labels_far_enough_apart_never_to_overlap():
     points = [
         ChartPoint(date(2024, 1, 1) + timedelta(days=30 * i), Decimal(1000 * i), Decimal(100 * i)) for i in range(20)
     ]
     svg = render("points, 'USD'", points=points)
-    dates = re.findall(r'text-anchor="middle" class="tick">([^<]*)<', svg)
-    assert len(dates) == 8
-    assert dates[0] == "2024-01-01" and dates[-1] == points[-1].as_of.isoformat()
+    labels = date_labels(svg)
+    assert labels[0][1] == "2024-01-01" and labels[-1][1] == points[-1].as_of.isoformat()
+    assert all(b[0] - a[0] >= LABEL_GAP > LABEL_WIDTH for a, b in itertools.pairwise(labels))
+    assert 'text-anchor="end" class="tick date-label">' + points[-1].as_of.isoformat() in svg  # not cut off
     assert svg.count("<circle ") == 40
+
+
+def test_documents_of_one_date_are_drawn_once_with_the_figures_after_the_last():
+    points = [
+        ChartPoint(date(2025, 3, 31), Decimal(100), Decimal(0)),
+        ChartPoint(date(2025, 3, 31), Decimal(300), Decimal(50)),
+        ChartPoint(date(2025, 3, 31), Decimal(300), Decimal(80)),
+        ChartPoint(date(2025, 6, 30), Decimal(400), Decimal(80)),
+    ]
+    chart = build_chart(points)
+    assert chart is not None
+    assert [label.text for label in chart.x_labels] == ["2025-03-31", "2025-06-30"]
+    assert len(chart.dots) == 4  # two dates, two series
+    assert "cumulative called USD 400.00" in chart.description
+
+
+def test_dates_crowded_together_keep_the_first_and_last_labels_only_where_they_fit():
+    days = [date(2025, 1, 1), date(2025, 1, 3), date(2025, 1, 5), date(2026, 12, 29), date(2026, 12, 31)]
+    points = [ChartPoint(day, Decimal(i), Decimal(0)) for i, day in enumerate(days)]
+    labels = [label.text for label in build_chart(points).x_labels]
+    assert labels == ["2025-01-01", "2026-12-31"]
+
+
+def test_reported_navs_draw_a_nav_line_beside_calls_and_distributions():
+    points = [
+        ChartPoint(date(2024, 3, 31), Decimal(500_000), Decimal(0), Decimal(450_000)),
+        ChartPoint(date(2024, 9, 30), Decimal(800_000), Decimal(50_000)),
+        ChartPoint(date(2025, 3, 31), Decimal(1_000_000), Decimal(200_000), Decimal(1_300_000)),
+    ]
+    chart = build_chart(points)
+    assert chart is not None
+    assert [s.name for s in chart.series] == ["called", "distributed", "nav"]
+    nav = chart.series[2]
+    assert len(nav.points.split()) == 2  # from NAV to NAV, only where one is reported
+    assert [line.label for line in chart.grid][-1] == "2M"  # the axis holds the NAV (called alone: 1M)
+    assert [e.label for e in chart.legend] == ["Called (paid-in)", "Distributed", "NAV"]
+    assert "NAV USD 1,300,000.00 at 2025-03-31." in chart.description
+    svg = render("points, 'USD'", points=points)
+    assert re.findall(r'<polyline [^>]*data-series="(\w+)"', svg) == ["called", "distributed", "nav"]
 
 
 def test_view_model_is_data_only():

@@ -72,6 +72,7 @@ DOCUMENT_READS = {
     "documents:export_xlsx",
     "documents:export_csv",
     "documents:notice_pdf",
+    "documents:notices_zip",  # every LP notice the user may see, as one ZIP
 }
 DOCUMENT_ANALYST_READS = {"documents:history", "documents:audit"}  # not for LP users
 DOCUMENT_WRITES = {"documents:entry_add", "documents:entry_edit", "documents:entry_delete", "documents:restate"}

@@ -334,7 +334,8 @@ def test_position_page_paginates_with_signed_cursors(sample, analyst_client, set
 
 
 def test_position_csv_has_exact_decimals_and_the_same_rows(sample, analyst_client, django_assert_dynamodb_requests):
-    with django_assert_dynamodb_requests(1, ["Query"]):
+    # The position's entries (one Query), its fund's and investor's names (one BatchGetItem).
+    with django_assert_dynamodb_requests(2, ["Query", "BatchGetItem"]):
         response = analyst_client.get("/positions/POSITION_1/export.csv")
     assert response["Content-Type"].startswith("text/csv")
     assert 'filename="position-POSITION_1.csv"' in response["Content-Disposition"]
@@ -352,7 +353,7 @@ def test_position_csv_has_exact_decimals_and_the_same_rows(sample, analyst_clien
 
 def test_position_csv_reads_every_page(sample, analyst_client, settings, django_assert_dynamodb_requests):
     settings.POSITION_PAGE_SIZE = 2  # the page size does not limit the export
-    with django_assert_dynamodb_requests(1):
+    with django_assert_dynamodb_requests(2, ["Query", "BatchGetItem"]):  # the entries; the names
         response = analyst_client.get("/positions/POSITION_2/export.csv")
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [(r["document_id"], r["capital_call"], r["called_to_date"]) for r in rows] == [

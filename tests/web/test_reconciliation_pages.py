@@ -37,8 +37,8 @@ def test_fund_page_shows_computed_beside_reported_unfunded_without_more_requests
         response = analyst_client.get("/funds/FUND_A/")
     html = response.content.decode()
     assert (
-        '<th scope="col" class="num">Unfunded (reported)</th><th scope="col" class="num">Unfunded (computed)</th>'
-        in html
+        '<th scope="col" class="num" data-sort="unfunded">Unfunded (reported)</th>'
+        '<th scope="col" class="num" data-sort="unfunded_computed">Unfunded (computed)</th>' in html
     )
     # POSITION_1: 2,000,000 - 1,250,000 = 750,000 computed, beside the 1,500,000 reported.
     assert "62.5 % USD 1,500,000.00 USD 750,000.00 USD 195,000.00" in row(response, "POSITION_1")

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fundportal.domain.kinds import SearchKind
-from fundportal.domain.records import FundRecord, InvestorRecord, name_search_terms
+from fundportal.domain.records import FundRecord, InvestorRecord, RecordNames, name_search_terms
 
 from ..gateway import Key, TableGateway
 from ..mapping import keys
 from ..mapping.companions import NameSearchItem
 from ..mapping.entities import from_item
 
-BATCH_GET_KEYS = 100  # BatchGetItem's limit
+BATCH_KEYS = 100  # BatchGetItem's limit
 
 
 class RecordRepository:
@@ -29,7 +29,7 @@ class RecordRepository:
         item = self.gateway.get(keys.investor_record_keys(investor_id), consistent=consistent)
         return from_item(InvestorRecord, item) if item else None
 
-    def names(
+    def records_of(
         self, fund_ids: Iterable[str], investor_ids: Iterable[str]
     ) -> tuple[dict[str, FundRecord], dict[str, InvestorRecord]]:
         """The records of these funds and investors (a statement's names): one BatchGetItem per
@@ -42,14 +42,32 @@ class RecordRepository:
         funds: dict[str, FundRecord] = {}
         investors: dict[str, InvestorRecord] = {}
         listed = list(wanted)
-        for start in range(0, len(listed), BATCH_GET_KEYS):
-            for key, item in self.gateway.batch_get(listed[start : start + BATCH_GET_KEYS]).items():
+        for start in range(0, len(listed), BATCH_KEYS):
+            for key, item in self.gateway.batch_get(listed[start : start + BATCH_KEYS]).items():
                 subject, subject_id = wanted[key]
                 if subject == "fund":
                     funds[subject_id] = from_item(FundRecord, item)
                 else:
                     investors[subject_id] = from_item(InvestorRecord, item)
         return funds, investors
+
+    def names(self, fund_ids: Iterable[str], investor_ids: Iterable[str]) -> RecordNames:
+        """The names of the funds' and investors' records (one without a record is left out):
+        one BatchGetItem per 100 keys, none when there is nothing to look up (the exports' names
+        beside ids: a request per 100 names, never one per row)."""
+        wanted = {keys.fund_record_keys(f): ("fund", f) for f in dict.fromkeys(fund_ids)}
+        wanted.update({keys.investor_record_keys(i): ("investor", i) for i in dict.fromkeys(investor_ids)})
+        listed = list(wanted)
+        names = RecordNames()
+        for start in range(0, len(listed), BATCH_KEYS):
+            found = self.gateway.batch_get(listed[start : start + BATCH_KEYS])
+            for key, item in found.items():
+                subject, subject_id = wanted[key]
+                if subject == "fund":
+                    names.funds[subject_id] = from_item(FundRecord, item).name
+                else:
+                    names.investors[subject_id] = from_item(InvestorRecord, item).name
+        return names
 
 
 def name_items(record: FundRecord | InvestorRecord | None) -> list[NameSearchItem]:
