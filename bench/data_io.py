@@ -203,7 +203,7 @@ def run(
         "description": (
             f"import of a {rows:,}-row CSV notice (validate + batch writes and register transactions + publish, "
             f"8 workers; after a first import that warms the server) vs raw single-thread `batch_write_item` of "
-            f"the items it writes, interleaved, {rounds} rounds (medians), "
+            f"the items it writes, interleaved, {rounds} round{'s' if rounds != 1 else ''} (medians), "
             f"and the XLSX export of a {positions:,}-position document vs its overview Query (p50)"
         ),
         "import": run_import(endpoint, "bench_import", rows, rounds=rounds),

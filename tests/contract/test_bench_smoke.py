@@ -125,6 +125,11 @@ def test_data_io_section_imports_and_exports(local_backend):
     text = report.render({"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "data_io": result})
     assert "## 5. Data in and out" in text
     assert "| that import ÷ raw single-thread BatchWriteItem of its items | ≥ 0.6x |" in text
+    # Each target is judged against its own goal (a slow next notice is never "met" by the ratio's).
+    slow = {**result, "import": {**result["import"], "next_notice_rows_per_s": 106.0, "import_over_raw": 0.98}}
+    text = report.render({"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "data_io": slow})
+    assert "| import of the next notice (same positions) | ≥ 1,000 rows/s | 106 | **missed** |" in text
+    assert "| that import ÷ raw single-thread BatchWriteItem of its items | ≥ 0.6x | 0.98x | met |" in text
 
 
 def test_import_bench_scans_every_item_the_import_wrote(local_backend):
