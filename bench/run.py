@@ -158,7 +158,8 @@ def run_section(section: str, endpoint: str, plan: Plan, args: argparse.Namespac
         from . import data_io
 
         quick = plan.bulk_items < Plan.full().bulk_items
-        return data_io.run(endpoint, 1_000 if quick else 10_000, 100 if quick else 1_000, plan.trials, plan.warmup)
+        rows, positions = (1_000, 100) if quick else (10_000, 1_000)
+        return data_io.run(endpoint, rows, positions, plan.trials, plan.warmup, rounds=plan.bulk_rounds)
     if section == "hot_keys":  # the load model: units per partition key at the production target
         from . import hot_keys
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -72,14 +72,32 @@ class RegisterWrite:
     seen: PositionRegister | None = None  # the register as read (None: new): its fund summary's delta
 
 
+def stage_registers(uow: UnitOfWork, run: ImportRun, writes: list[RegisterWrite]) -> UnitOfWork:
+    """The register transaction's actions in the fresh unit of work `uow` (items typed, fund
+    summary deltas summed), built ahead of sending it with `put_registers`."""
+    uow.check(run, UNPUBLISHED, name="import run", refused=PublishedElsewhere)
+    for write in writes:
+        uow.put(write.register, expect=write.seen_revision or NEW, name="register", was=write.seen)
+    return uow
+
+
 def put_registers(uow: UnitOfWork, run: ImportRun, writes: list[RegisterWrite]) -> None:
-    """One transaction: the run still unpublished, then each register at the revision read.
-    PublishedElsewhere when the run is published; RegisterChanged naming the moved registers."""
+    """One transaction: the run still unpublished, then each register at the revision read (a
+    unit of work `stage_registers` built is sent as built). PublishedElsewhere when the run is
+    published; RegisterChanged naming the moved registers."""
+    if uow.actions:  # built ahead
+        try:
+            uow.commit()
+        finally:
+            uow.rollback()
+        return
     with uow:
-        uow.check(run, UNPUBLISHED, name="import run", refused=PublishedElsewhere)
-        for write in writes:
-            uow.put(write.register, expect=write.seen_revision or NEW, name="register", was=write.seen)
+        stage_registers(uow, run, writes)
         uow.commit()
+
+
+# A group's register writes and the unit of work holding their transaction (None: nothing to write).
+Staged = tuple[list[RegisterWrite], UnitOfWork | None]
 
 
 def new_register(position_id: str, first: PositionEntry) -> PositionRegister:
@@ -88,27 +106,36 @@ def new_register(position_id: str, first: PositionEntry) -> PositionRegister:
 
 
 def parallel(
-    work: Callable[[Any], int], tasks: list[Any], workers: int, progress: Callable[[int], None] | None
+    work: Callable[[Any], int],
+    tasks: list[Any],
+    workers: int,
+    progress: Callable[[int], None] | None,
+    pool: ThreadPoolExecutor | None = None,
 ) -> None:
     """Run `work` over `tasks` on up to `workers` threads (each in a copy of this context, so its
-    requests reach the caller's collectors), reporting each task's count to `progress`."""
+    requests reach the caller's collectors), reporting each task's count to `progress`. `pool`:
+    threads kept from one call to the next (starting threads anew for each wave costs the
+    caller a thread start per task, each waiting for the busy threads' interpreter lock)."""
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             done = work(task)
             if progress:
                 progress(done)
         return
-    with ThreadPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        futures = [pool.submit(contextvars.copy_context().run, work, task) for task in tasks]
-        try:
-            for future in futures:
-                done = future.result()
-                if progress:
-                    progress(done)
-        except BaseException:
-            for future in futures:  # the first failure stops the tasks not started yet
-                future.cancel()
-            raise
+    if pool is None:
+        with ThreadPoolExecutor(max_workers=min(workers, len(tasks))) as own:
+            parallel(work, tasks, workers, progress, own)
+        return
+    futures = [pool.submit(contextvars.copy_context().run, work, task) for task in tasks]
+    try:
+        for future in futures:
+            done = future.result()
+            if progress:
+                progress(done)
+    except BaseException:
+        for future in futures:  # the first failure stops the tasks not started yet
+            future.cancel()
+        raise
 
 
 def summary_groups(
@@ -146,8 +173,10 @@ class RegisterPhase:
     by wave along the import keep that key's write rate even (all of them after all the entries
     put it past AWS's 1,000 WCU/s a partition:
     `bench/hot_keys.py`); within a wave the batches still go before the transactions (DynamoDB
-    Local runs a transaction alone on the table, which stalls the batches beside it).
-    `interleave=False` writes every batch first. A crash between a wave's entries
+    Local runs a transaction alone on the table, which stalls the batches beside it). Each
+    group's transaction is built (registers recounted, items typed, summary deltas summed) on a
+    thread of its own while the wave's entries land, and sent as built once they have; one pool
+    of threads serves every wave. `interleave=False` writes every batch first. A crash between a wave's entries
     and its registers is the case the markers already cover: entries in, registers without the
     marker."""
 
@@ -171,33 +200,60 @@ class RegisterPhase:
         self.published = self.repository.published(foreign) if foreign else set()
         positions = sorted(by_position)
         groups = summary_groups(positions, by_position, POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 1)
+        staged: dict[int, Future[Staged]] = {}
 
-        def registers(positions: list[str]) -> int:
-            self._count(positions, by_position)
+        def registers(number: int) -> int:
+            self._count(groups[number], by_position, staged.pop(number).result() if number in staged else None)
             return 0
 
-        if not interleave:
-            parallel(land, groups, workers, progress)
-            parallel(registers, groups, workers, progress)  # 0 rows a group: a sign of life for the job
-            return
+        def land_group(number: int) -> int:
+            return land(groups[number])
 
-        step = max(1, workers)
-        for start in range(0, len(groups), step):  # a wave of groups' entries, then their registers
-            wave = groups[start : start + step]
-            parallel(land, wave, workers, progress)
-            parallel(registers, wave, workers, progress)
+        numbers = list(range(len(groups)))
+        step = len(groups) if not interleave else max(1, workers)
+        pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(groups))))
+        stager = ThreadPoolExecutor(max_workers=1)
+        try:
+            for start in range(0, len(groups), step):  # a wave of groups' entries, then their registers
+                wave = numbers[start : start + step]
+                # The wave's register transactions are built on a thread of their own while its
+                # entries land: their CPU work overlaps the table's work on the batches.
+                for number in wave:
+                    staged[number] = stager.submit(
+                        contextvars.copy_context().run, self._stage, groups[number], by_position
+                    )
+                parallel(land_group, wave, workers, progress, pool)
+                parallel(registers, wave, workers, progress, pool)  # 0 rows a group: a sign of life
+        finally:
+            for future in staged.values():
+                future.cancel()
+            stager.shutdown(wait=True)
+            pool.shutdown(wait=True)
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
         return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]
 
-    def _count(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> None:
+    def _stage(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> Staged:
+        """A group's register writes and their transaction, built ahead of sending it."""
+        writes = self._writes(positions, by_position)
+        if not writes:
+            return writes, None
+        return writes, stage_registers(self.stamp.unit_of_work(self.repository), self.run, writes)
+
+    def _count(
+        self, positions: list[str], by_position: dict[str, list[PositionEntry]], staged: Staged | None = None
+    ) -> None:
         writes: list[RegisterWrite] = []
 
         def count() -> None:
-            nonlocal writes
-            writes = self._writes(positions, by_position)  # a register another run counted drops out
-            if writes:  # none: every register already counts this import (an earlier run)
-                put_registers(self.stamp.unit_of_work(self.repository), self.run, writes)
+            nonlocal writes, staged
+            if staged is not None:  # the first attempt sends what was built ahead
+                (writes, uow), staged = staged, None
+            else:
+                writes = self._writes(positions, by_position)  # a register another run counted drops out
+                uow = self.stamp.unit_of_work(self.repository)
+            if writes and uow is not None:  # none: every register already counts this import (an earlier run)
+                put_registers(uow, self.run, writes)
 
         when_registers_move(count, self._reread, REGISTER_RETRIES)
         for write in writes:

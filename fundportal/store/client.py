@@ -30,7 +30,6 @@ RETRY_MODES: tuple[RetryMode, ...] = ("legacy", "standard", "adaptive")
 class ClientSettings:
     endpoint_url: str | None
     region: str
-    table: str
     max_attempts: int
     connect_timeout: float
     read_timeout: float
@@ -42,7 +41,6 @@ class ClientSettings:
         return cls(
             endpoint_url=getattr(settings, "DYNAMODB_ENDPOINT_URL", None) or None,
             region=getattr(settings, "AWS_REGION", "us-east-1"),
-            table=settings.DYNAMODB_TABLE,
             max_attempts=int(getattr(settings, "DYNAMODB_MAX_ATTEMPTS", 4)),
             connect_timeout=getattr(settings, "DYNAMODB_CONNECT_TIMEOUT", 1.0),
             read_timeout=getattr(settings, "DYNAMODB_READ_TIMEOUT", 3.0),

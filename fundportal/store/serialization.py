@@ -11,6 +11,22 @@ from typing import Any
 
 
 def to_attr(value: Any) -> dict[str, Any]:
+    # The exact built-in types first, by identity (an item's values almost always are): an
+    # `isinstance` chain per value was half of typing a position register for a write.
+    kind = type(value)
+    if kind is str:
+        return {"S": value}
+    if kind is Decimal or kind is int:
+        return {"N": str(value)}
+    if kind is dict:
+        return {"M": {k: to_attr(v) for k, v in value.items() if v is not None}}
+    if kind is list or kind is tuple:
+        return {"L": [to_attr(v) for v in value]}
+    return _to_attr_of_subclass(value)
+
+
+def _to_attr_of_subclass(value: Any) -> dict[str, Any]:
+    """`to_attr` of everything else: bools, None, and subclasses of the types above."""
     if isinstance(value, str):
         return {"S": value}
     if isinstance(value, bool):
