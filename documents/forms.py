@@ -21,6 +21,7 @@ from fundportal.domain.kinds import (
 )
 from fundportal.domain.model import ENTRY_CLASSES, CapitalActivity, Document, PositionEntry
 from fundportal.domain.money import CURRENCIES
+from fundportal.domain.restatement import shown
 from fundportal.messages import describe
 from fundportal.web.cells import KIND_LABELS
 from fundportal.web.forms import SubmissionTokenMixin, amount_field
@@ -169,6 +170,8 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
 
     @staticmethod
     def initial_for(entry: PositionEntry) -> dict[str, Any]:
+        """The entry as its document states it (a pending restated value, not the counted one)."""
+        entry = shown(entry) or entry
         return {
             "kind": entry.kind.slug,
             "position_id": entry.position_id,

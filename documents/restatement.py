@@ -55,11 +55,14 @@ def entry_actions(
     _keep(uow, before, after.updated_by or "", removed=False)
 
 
-def removal_actions(uow: UnitOfWork, before: PositionEntry, user: str) -> None:
-    """Remove `before` from a restating document: kept, counting, until the removal is approved."""
+def removal_actions(uow: UnitOfWork, before: PositionEntry, user: str) -> PositionEntry:
+    """Remove `before` from a restating document: kept, counting, until the removal is approved
+    (the entry as stored)."""
     after = replace(before, revision=before.revision + 1, updated_at=utcnow(), updated_by=user)
-    uow.put(restated_removal(before, after), expect=unchanged(before), name="entry")
+    stored = restated_removal(before, after)
+    uow.put(stored, expect=unchanged(before), name="entry")
     _keep(uow, before, user, removed=True)
+    return stored
 
 
 def _keep(uow: UnitOfWork, before: PositionEntry, user: str, *, removed: bool) -> None:

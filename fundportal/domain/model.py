@@ -124,13 +124,15 @@ class CapitalActivity(Versioned):
 
 @dataclass(frozen=True, slots=True)
 class RestatedValue:
-    """An entry's value as restated, awaiting approval (`removed`: restated away); see
+    """An entry's value as restated, awaiting approval (`removed`: restated away; `added`: the
+    entry is new in the restatement, nothing of it counts yet); see
     `fundportal.domain.restatement`."""
 
     amount: Decimal
     status: str
     due_date: date | None = None
     removed: bool = False
+    added: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -169,13 +169,19 @@ def _restated_out(value: RestatedValue | None) -> dict[str, Any] | None:
         kept["DueDate"] = value.due_date.isoformat()
     if value.removed:
         kept["Removed"] = True
+    if value.added:
+        kept["Added"] = True
     return kept
 
 
 def _restated_in(value: dict[str, Any]) -> RestatedValue:
     due = value.get("DueDate")
     return RestatedValue(
-        value["Amount"], value["Status"], date.fromisoformat(due) if due else None, bool(value.get("Removed"))
+        value["Amount"],
+        value["Status"],
+        date.fromisoformat(due) if due else None,
+        bool(value.get("Removed")),
+        bool(value.get("Added")),
     )
 
 
