@@ -128,15 +128,17 @@ def test_entry_writes_to_a_restating_document_wait_too(sample):
     assert called("POSITION_1") == Decimal(1_250_000)  # 500,000 + 750,000, approved
     assert entry(document_id="DOC002", kind=Kind.DISTRIBUTION, position_id="POSITION_1").restated.removed
     nav = NetAssetValue("DOC002", "POSITION_1", "FUND_A", "INVESTOR_1", Decimal(1), "Active")
-    with pytest.raises(RestatementRefused) as refused:
-        services.entry_record(entry=nav, user="ana")
-    assert "once it is approved" in describe(refused.value)
+    services.entry_record(entry=nav, user="ana")  # added: counts nothing until approved
+    assert entry(document_id="DOC002", kind=Kind.NAV, position_id="POSITION_1").restated.added
+    (figures,) = RegisterRepository().get("POSITION_1").figures()
+    assert figures.nav is None
     assert verify_positions().differences == []
 
     submit_and_approve()
     assert called("POSITION_1") == Decimal(1_260_000)
     (figures,) = RegisterRepository().get("POSITION_1").figures()
     assert figures.distributed.amount == Decimal(75_000)  # DOC002's 120,000 removed on approval
+    assert figures.nav.amount == Decimal(1)  # the added NAV, counted once approved
     assert verify_positions().differences == []
 
 
