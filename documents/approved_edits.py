@@ -6,10 +6,11 @@ entry forms, the remove button, `manage.py` and the pattern explainer all reach 
 `documents.services`' entry writes, so no caller can change a counted amount directly.
 
 - An Approved document's first such write starts a restatement in the same transaction: the
-  approved copy is archived (as `document_restate` does), the document goes back to Draft and
-  remembers the approved revision that keeps counting. Later writes join it (the document's
-  revision moves, so an approval that read it before is refused rather than leave a value
-  unpromoted).
+  document goes back to Draft and remembers the approved revision that keeps counting. Its
+  header is unchanged, so no copy is archived (the values replaced are kept as entry versions,
+  in the history partition: the seed's queries of the document see no new item). Later writes
+  join it (the document's revision moves, so an approval that read it before is refused rather
+  than leave a value unpromoted).
 - A changed entry keeps its approved value where it counts and holds the new one apart; a
   removed entry keeps counting until the removal is approved; a new entry counts nothing until
   approved (`restatement.added`). Only a registered position takes a new entry this way: its
@@ -25,7 +26,6 @@ from dataclasses import replace
 from datetime import datetime
 
 from documents import restatement
-from fundportal.domain.entry_versions import instant
 from fundportal.domain.errors import RestatementRefused
 from fundportal.domain.kinds import DRAFT
 from fundportal.domain.model import Document, PositionEntry, PositionRegister
@@ -53,15 +53,14 @@ def restating_copy(document: Document, at: datetime, user: str) -> Document:
 def document_actions(
     uow: UnitOfWork, document: Document, at: datetime, user: str, *, refused: Callable[[], Exception]
 ) -> Document:
-    """Start the restatement of an approved document (archiving the approved copy), or join the
-    pending one; conditioned on the revision read (an approval or another restatement landing
-    first: `refused`, the write re-runs). The document as written."""
+    """Start the restatement of an approved document, or join the pending one; conditioned on
+    the revision read (an approval or another restatement landing first: `refused`, the write
+    re-runs). The document as written."""
     if document.restating:
         restatement.touch(uow, document, at, user, refused=refused)
         return replace(document, revision=document.revision + 1, updated_at=at, updated_by=user)
     restating = restating_copy(document, at, user)
     uow.put(restating, expect=document.revision, name="document", refused=refused)
-    uow.put(document.superseded(at.date(), instant()), expect=NEW, name="archived document")
     return restating
 
 
