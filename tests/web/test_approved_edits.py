@@ -189,3 +189,18 @@ def test_the_remove_button_on_an_approved_document_is_a_pending_removal(sample, 
     assert "removed in a restatement awaiting approval" in page
     assert figures("POSITION_1").distributed.amount == Decimal(195_000)
     assert verify_positions().differences == []
+
+
+def test_the_draft_sample_counts_its_documents_apart_until_approved(draft_sample):
+    """The tests' draft copy of the sample (`tests/draft_sample.py`) is what the services would
+    have written: its documents' entries awaiting approval, verify clean, approval counts them."""
+    register = RegisterRepository().get("POSITION_2")
+    assert register.awaiting_documents == ("DOC001", "DOC002")
+    assert all(f.called.amount == 0 for f in register.figures())  # nothing counted yet
+    (awaiting,) = register.awaiting_figures()
+    assert awaiting.called.amount == Decimal(700_000)
+    assert verify_positions().differences == []
+    for document_id in ("DOC001", "DOC002"):
+        submit_and_approve(document_id)
+    assert figures("POSITION_2").called.amount == Decimal(700_000)
+    assert verify_positions().differences == []
