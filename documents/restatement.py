@@ -139,7 +139,7 @@ def _recounted(uow: UnitOfWork, register: PositionRegister, held: list[PositionE
         new = position_services.register_after(new, counted, promoted(entry), others)
     # The restated values (set from the earliest of them) count from now.
     at = instant()
-    since = min((e.updated_at for e in held if e.updated_at is not None), default=at)
+    since = min((e.restated.updated_at for e in held if e.restated and e.restated.updated_at), default=at)
     new = new.approved_at(held[0].document_id, at, since)
     return replace(new, revision=register.revision + 1, updated_at=utcnow())
 

@@ -133,6 +133,10 @@ class RestatedValue:
     due_date: date | None = None
     removed: bool = False
     added: bool = False
+    # Who set the restated value and when (the entry's own UpdatedAt/UpdatedBy stay the counted
+    # value's, which the register ranks the latest NAV and unfunded by).
+    updated_at: datetime | None = None
+    updated_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

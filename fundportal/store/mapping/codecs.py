@@ -171,6 +171,10 @@ def _restated_out(value: RestatedValue | None) -> dict[str, Any] | None:
         kept["Removed"] = True
     if value.added:
         kept["Added"] = True
+    if value.updated_at is not None:
+        kept["UpdatedAt"] = value.updated_at.isoformat()
+    if value.updated_by:
+        kept["UpdatedBy"] = value.updated_by
     return kept
 
 
@@ -182,6 +186,8 @@ def _restated_in(value: dict[str, Any]) -> RestatedValue:
         date.fromisoformat(due) if due else None,
         bool(value.get("Removed")),
         bool(value.get("Added")),
+        datetime.fromisoformat(value["UpdatedAt"]) if value.get("UpdatedAt") else None,
+        value.get("UpdatedBy") or None,
     )
 
 
