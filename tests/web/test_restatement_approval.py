@@ -200,13 +200,15 @@ def test_an_entry_write_landing_before_the_approval_commits_refuses_the_approval
     assert verify_positions().differences == []
 
 
-def test_an_approval_landing_before_an_entry_write_makes_the_write_count_at_once(sample):
+def test_an_approval_landing_before_an_entry_write_makes_the_write_start_a_new_restatement(sample):
     restate_call(410_000)
     approval.document_submit(document_id="DOC002", user="ana")
     with just_before_next_transaction(lambda: approval.document_approve(document_id="DOC002", user="ben")):
-        change_call_directly(760_000, "cy")  # re-run on the approved document
-    assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_260_000), Decimal(710_000))
-    assert call_of("POSITION_1").restated is None
+        change_call_directly(760_000, "cy")  # re-run on the approved document: pending again
+    assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_250_000), Decimal(710_000))
+    assert call_of("POSITION_1").restated.amount == Decimal(760_000)
+    document = document_header(document_id="DOC002")
+    assert document.restating and document.updated_by == "cy"
     assert verify_positions().differences == []
 
 
