@@ -126,6 +126,15 @@ def local_sample(local_backend) -> Backend:
 
 
 @pytest.fixture
+def local_draft_sample(local_backend) -> Backend:
+    """`draft_sample` on DynamoDB Local only."""
+    from tests.draft_sample import load_sample_with_drafts
+
+    load_sample_with_drafts()
+    return local_backend
+
+
+@pytest.fixture
 def django_assert_dynamodb_requests():
     """`with django_assert_dynamodb_requests(1): ...` fails unless exactly one call is made."""
     return assert_dynamodb_requests

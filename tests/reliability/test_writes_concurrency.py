@@ -164,13 +164,13 @@ WRITES = {
 
 
 @pytest.mark.parametrize("write", WRITES)
-def test_failure_injected_into_a_transaction_leaves_nothing_partial(local_sample, failing_transactions, write):
-    repo = local_sample.repository
-    before = all_items(local_sample.table)
+def test_failure_injected_into_a_transaction_leaves_nothing_partial(local_draft_sample, failing_transactions, write):
+    repo = local_draft_sample.repository
+    before = all_items(local_draft_sample.table)
 
     with pytest.raises(DataLayerError) as raised:
         WRITES[write](repo)
 
     assert not isinstance(raised.value, Conflict)  # not blamed on a colleague: nobody else wrote
     assert failing_transactions and failing_transactions[0] >= 3  # real writes + the failing check
-    assert all_items(local_sample.table) == before
+    assert all_items(local_draft_sample.table) == before
