@@ -107,7 +107,9 @@ def test_a_double_click_delete_is_success_for_both(local_draft_sample, meet_at_t
 
 
 @pytest.mark.parametrize("round_", range(3))
-def test_two_simultaneous_posts_of_one_form_both_succeed_once(local_draft_sample, meet_at_the_transaction, round_, token):
+def test_two_simultaneous_posts_of_one_form_both_succeed_once(
+    local_draft_sample, meet_at_the_transaction, round_, token
+):
     """The reviewer's (302, 500): two POSTs of one edit form at once."""
     repo = DocumentRepository()
     entry = replace(repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1"), amount=Decimal(600000))
