@@ -114,9 +114,10 @@ FAILING_CHECK_TARGET = ("DOC002", "DOCUMENT#LATEST")
 
 
 @pytest.fixture
-def failing_transactions(monkeypatch, local_sample):
+def failing_transactions(monkeypatch, local_draft_sample):
     """Append to every transaction a ConditionCheck that fails (DOC002 exists), as the last
-    action, so the real writes before it would apply unless the transaction is atomic."""
+    action, so the real writes before it would apply unless the transaction is atomic (on the
+    sample with its documents as drafts: entries are written directly)."""
     original = TableGateway.transact
     attempts = []
 
