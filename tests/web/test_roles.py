@@ -52,12 +52,12 @@ def test_web_pages_edits_and_the_web_import_preview_stay_within_the_web_policy(s
         recorded = editor.post(
             "/documents/DOC001/entries/new/",
             {
-                "kind": "capital_call",
-                "position_id": "POSITION_9",
+                "kind": "nav",  # DOC001 is approved: a new entry, awaiting approval
+                "position_id": "POSITION_1",
                 "fund_id": "FUND_A",
-                "investor_id": "INVESTOR_9",
+                "investor_id": "INVESTOR_1",
                 "amount": "100.00",
-                "status": "Pending",
+                "status": "Active",
             },
         )
         data = csv_bytes(notice_rows(2))
