@@ -42,7 +42,9 @@ def command(*args: str, **options) -> None:
     call_command(*args, stdout=io.StringIO(), stderr=io.StringIO(), **options)
 
 
-def test_web_pages_edits_and_the_web_import_preview_stay_within_the_web_policy(sample, django_user_model, staff_client):
+def test_web_pages_edits_and_the_web_import_preview_stay_within_the_web_policy(
+    draft_sample, django_user_model, staff_client
+):
     editor = signed_in_editor(django_user_model, "role-editor")
     with instrumentation.collect() as web:
         for route in analyst_routes():
@@ -52,12 +54,12 @@ def test_web_pages_edits_and_the_web_import_preview_stay_within_the_web_policy(s
         recorded = editor.post(
             "/documents/DOC001/entries/new/",
             {
-                "kind": "nav",  # DOC001 is approved: a new entry, awaiting approval
-                "position_id": "POSITION_1",
+                "kind": "capital_call",
+                "position_id": "POSITION_9",
                 "fund_id": "FUND_A",
-                "investor_id": "INVESTOR_1",
+                "investor_id": "INVESTOR_9",
                 "amount": "100.00",
-                "status": "Active",
+                "status": "Pending",
             },
         )
         data = csv_bytes(notice_rows(2))
