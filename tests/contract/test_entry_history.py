@@ -110,7 +110,9 @@ def test_changing_an_entry_keeps_its_previous_value_who_and_when(sample):
     )
     assert (kept.updated_by, kept.updated_at) == (SAMPLE_BY, SAMPLE_AT)  # who set the kept value, when
     assert kept.replaced_by == "ben"
-    assert changed.updated_at <= kept.replaced_at < changed.updated_at + timedelta(seconds=2)  # to the microsecond
+    changed_at = changed.restated.updated_at  # DOC002 is approved: the change waits, stamped apart
+    assert changed.restated.updated_by == "ben"
+    assert changed_at <= kept.replaced_at < changed_at + timedelta(seconds=2)  # to the microsecond
     # DOC002 is approved: the new value waits for approval, the kept one still counts.
     stored = _entry("DOC002", "POSITION_2")
     assert (stored.amount, stored.restated.amount) == (Decimal(400000), Decimal(410000))
