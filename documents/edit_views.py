@@ -31,6 +31,7 @@ from fundportal.domain.errors import (
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document, PositionEntry
 from fundportal.domain.money import format_money
+from fundportal.domain.restatement import shown
 from fundportal.messages import describe as describe_error
 from fundportal.web.cells import KIND_LABELS
 from fundportal.web.mixins import EditorRequiredMixin, ScopedMixin
@@ -171,6 +172,14 @@ class EntryEditView(EditorRequiredMixin, FormView):
         except Conflict as error:
             return conflict_response(self.request, error, self.document_id)
         verb = "recorded" if self.is_new else "changed"
+        if saved.restated is not None:  # an approved document: the change waits for approval
+            pending = shown(saved) or saved
+            messages.success(
+                self.request,
+                f"{describe(saved)} {verb}: {format_money(pending.money)}, awaiting approval by another user;"
+                " the approved amounts count until then.",
+            )
+            return self.to_document(self.document_id)
         messages.success(self.request, f"{describe(saved)} {verb}: {format_money(saved.money)}.")
         return self.to_document(self.document_id)
 
@@ -200,7 +209,7 @@ class EntryDeleteView(EditorRequiredMixin, TemplateView):
         if not form.is_valid():
             raise InvalidId("removal form", "")
         try:
-            services.entry_remove(
+            removed = services.entry_remove(
                 document_id=document_id,
                 kind=entry_type,
                 position_id=position_id,
@@ -211,6 +220,13 @@ class EntryDeleteView(EditorRequiredMixin, TemplateView):
             )
         except Conflict as error:
             return conflict_response(request, error, document_id)
+        if removed is not None and removed.restated is not None:
+            messages.success(
+                request,
+                f"{KIND_LABELS[entry_type]} for {position_id} removed, awaiting approval by another user;"
+                " it counts until then.",
+            )
+            return self.to_document(document_id)
         messages.success(request, f"{KIND_LABELS[entry_type]} for {position_id} removed.")
         return self.to_document(document_id)
 

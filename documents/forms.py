@@ -25,6 +25,7 @@ from fundportal.domain.kinds import (
 )
 from fundportal.domain.model import ENTRY_CLASSES, CapitalActivity, Document, PositionEntry, entry_parts
 from fundportal.domain.money import CURRENCIES
+from fundportal.domain.restatement import shown
 from fundportal.domain.statement_kinds import check_entry
 from fundportal.messages import describe
 from fundportal.web.cells import KIND_LABELS
@@ -230,6 +231,8 @@ class EntryForm(SubmissionTokenMixin, forms.Form):
 
     @staticmethod
     def initial_for(entry: PositionEntry) -> dict[str, Any]:
+        """The entry as its document states it (a pending restated value, not the counted one)."""
+        entry = shown(entry) or entry
         return {
             **entry_parts(entry),
             "kind": entry.kind.slug,

@@ -55,11 +55,14 @@ def entry_actions(
     _keep(uow, before, after.updated_by or "", removed=False)
 
 
-def removal_actions(uow: UnitOfWork, before: PositionEntry, user: str) -> None:
-    """Remove `before` from a restating document: kept, counting, until the removal is approved."""
+def removal_actions(uow: UnitOfWork, before: PositionEntry, user: str) -> PositionEntry:
+    """Remove `before` from a restating document: kept, counting, until the removal is approved
+    (the entry as stored)."""
     after = replace(before, revision=before.revision + 1, updated_at=utcnow(), updated_by=user)
-    uow.put(restated_removal(before, after), expect=unchanged(before), name="entry")
+    stored = restated_removal(before, after)
+    uow.put(stored, expect=unchanged(before), name="entry")
     _keep(uow, before, user, removed=True)
+    return stored
 
 
 def _keep(uow: UnitOfWork, before: PositionEntry, user: str, *, removed: bool) -> None:
@@ -136,7 +139,7 @@ def _recounted(uow: UnitOfWork, register: PositionRegister, held: list[PositionE
         new = position_services.register_after(new, counted, promoted(entry), others)
     # The restated values (set from the earliest of them) count from now.
     at = instant()
-    since = min((e.updated_at for e in held if e.updated_at is not None), default=at)
+    since = min((e.restated.updated_at for e in held if e.restated and e.restated.updated_at), default=at)
     new = new.approved_at(held[0].document_id, at, since)
     return replace(new, revision=register.revision + 1, updated_at=utcnow())
 

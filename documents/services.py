@@ -24,7 +24,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from documents import restatement
+from documents import approved_edits, restatement
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entry_versions import EntryVersion, instant
@@ -308,15 +308,15 @@ def _write_entry(
         revision=revision,
     )
     position_services.check_entry(entry, document, register)  # fund and investor are the position's
-    if document.restating:  # the approved value keeps counting; this one waits for approval
+    if approved_edits.through_approval(document):  # the approved value keeps counting; this one waits
         changes = diff(shown(before) if before else None, entry, ENTRY_FIELDS)
-        audit = AuditEntry(entry.document_id, now, user, "update", _target(entry), changes)
+        audit = AuditEntry(entry.document_id, now, user, "update" if before else "create", _target(entry), changes)
         with uow:
-            restatement.touch(uow, document, now, user, refused=_approval_moved)
-            restatement.entry_actions(uow, document, before, entry)
+            approved_edits.document_actions(uow, document, now, user, refused=_approval_moved)
+            stored = approved_edits.entry_actions(uow, document, before, entry, register)
             uow.put(audit, expect=NEW, name="audit")
             uow.commit()
-        return entry
+        return stored
     awaiting = _awaiting(document)
     others = _recount_reads(uow, register, before, awaiting)
     changes = diff(before, entry, ENTRY_FIELDS)
@@ -422,16 +422,16 @@ def _remove_entry(
     if document.restating and existing.restated is not None and existing.restated.removed:
         return existing  # already removed in this restatement (a double click): nothing to do
     _expect(kind, position_id, document_id, existing, None, expected_revision)
-    if document.restating:  # removed once the restatement is approved; counted until then
+    if approved_edits.through_approval(document):  # removed once approved; counted until then
         audit = AuditEntry(
             document_id, utcnow(), user, "delete", _target(existing), diff(shown(existing), None, ENTRY_FIELDS)
         )
         with uow:
-            restatement.touch(uow, document, audit.at or utcnow(), user, refused=_approval_moved)
-            restatement.removal_actions(uow, existing, user)
+            approved_edits.document_actions(uow, document, audit.at or utcnow(), user, refused=_approval_moved)
+            stored = restatement.removal_actions(uow, existing, user)
             uow.put(audit, expect=NEW, name="audit")
             uow.commit()
-        return existing
+        return stored
     awaiting = _awaiting(document)
     others = _recount_reads(uow, register, existing, awaiting)
     now = utcnow()

@@ -272,6 +272,11 @@ def _(error: RestatementRefused) -> str:
         )
     if error.reason == RestatementRefused.NOT_COUNTED:
         return f"{document} is not approved yet: change its entries directly. Nothing was saved."
+    if error.reason == RestatementRefused.NEW_POSITION:
+        return (
+            f"{document} is approved: its changes wait for approval, and {error.what} is not a registered"
+            " position yet. Open it in a draft document. Nothing was saved."
+        )
     return f"{document}: {error.what} are more restated entries than one restatement can approve. Nothing was saved."
 
 

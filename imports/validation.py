@@ -22,7 +22,8 @@ row's result and, when no row is bad, what to write. Rules:
   = yes on one of its rows); otherwise "X is not a position of FUND; did you mean Y?" (`guards`);
 - a row's `document_type` (optional) is a known type, the same on all its document's rows, and
   an existing document's own;
-- an existing document whose restatement awaits approval is refused (first row of it);
+- an existing approved document, or one whose restatement awaits approval, is refused (first
+  row of it): its amounts change only through approval;
 - a (document, kind, position) appears once in the file, and not already in the table, unless an
   earlier run of this same file wrote it (its RequestToken is this import's token): then it is
   "already imported" and skipped, so an interrupted import re-run completes and never duplicates.
@@ -303,7 +304,11 @@ def validate(rows: list[RawRow], known: Known, token: str) -> Validation:
                 bad("position_id", f"{p.document_id} already has a {p.kind.slug} for {p.position_id}.")
     _check_guards(parsed, known)
     file_errors = [e for d in headers if d not in known.documents and (e := _leftover(d, known, token)) is not None]
-    file_errors += [_restating(d, n) for d, (n, _) in headers.items() if _is_restating(known.documents.get(d))]
+    file_errors += [
+        _counted(d, document, n)
+        for d, (n, _) in headers.items()
+        if (document := known.documents.get(d)) is not None and (document.approved or document.restating)
+    ]
     if len(headers) > MAX_DOCUMENTS:
         file_errors.append(RowError(0, "document_id", f"A file may hold at most {MAX_DOCUMENTS} documents."))
     validation = Validation(results, file_errors, [], [])
@@ -325,18 +330,18 @@ def _check_guards(parsed: list[tuple[RowResult, Parsed]], known: Known) -> None:
         by_number[number].errors.append(RowError(number, "document_type", reason))
 
 
-def _is_restating(document: Document | None) -> bool:
-    return document is not None and document.restating
-
-
-def _restating(document_id: str, row: int) -> RowError:
-    """An existing document whose restatement awaits approval takes no imported rows: its amounts
-    are the approved ones until the restatement is approved (`fundportal.domain.restatement`)."""
-    return RowError(
-        row,
-        "document_id",
-        f"{document_id} has a restatement awaiting approval: import into it once the restatement is approved.",
-    )
+def _counted(document_id: str, document: Document, row: int) -> RowError:
+    """An existing document whose approved amounts count takes no imported rows: its amounts
+    change only through approval (`documents.approved_edits`), one entry at a time on its page,
+    or in a new document the import creates (awaiting approval)."""
+    if document.restating:
+        reason = f"{document_id} has a restatement awaiting approval: import into it once the restatement is approved."
+    else:
+        reason = (
+            f"{document_id} is approved: its amounts change only through approval. Import the rows into a new"
+            " document, or change its entries on its page (each change awaits approval)."
+        )
+    return RowError(row, "document_id", reason)
 
 
 def _leftover(document_id: str, known: Known, token: str) -> RowError | None:

@@ -6,7 +6,9 @@
 - `position_merge`: every entry of `source` moves to `target` in the same documents (same
   amounts, statuses and dates), both registers recomputed from their entries (the one
   accumulator, as `verify_positions` counts them), then the source register and its search
-  items go. Refused when the two differ in fund, investor or currency, when both hold an entry
+  items go. Each moved entry's value is kept as removed from the source (`EntryVersion`,
+  `moved_to` the target), so the document compare page shows the move. Refused when the two
+  differ in fund, investor or currency, when both hold an entry
   of one kind in one document, when the source holds a commitment, or when an unfinished import
   still writes into it. Each step is one transaction of at most 100 items (entries moved with
   both registers at their revisions and one audit item per document touched), so each leaves
@@ -26,6 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import Conflict, NotFound, PositionChangeRefused
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.kinds import APPROVING, validate_id
@@ -174,15 +177,15 @@ def steps(
     # Each register's put, the version it keeps, and its summary shard's update.
     room: int = MAX_TRANSACTION_ITEMS - REGISTERS_PER_STEP * (REGISTER_ACTIONS + 1),
 ) -> list[list[PositionEntry]]:
-    """The entries in groups whose transaction fits: two items an entry (its delete and its
-    put under the target) and two per document in the group (its audit item, and a check that
-    it is still in the approval state read)."""
+    """The entries in groups whose transaction fits: three items an entry (its delete, its put
+    under the target and its kept version) and two per document in the group (its audit item,
+    and a check that it is still in the approval state read)."""
     groups: list[list[PositionEntry]] = []
     group: list[PositionEntry] = []
     documents: set[str] = set()
     for entry in sorted(entries, key=lambda e: (e.document_id, e.kind.value)):
         new_document = entry.document_id not in documents
-        if group and 2 * (len(group) + 1) + 2 * (len(documents) + new_document) > room:
+        if group and 3 * (len(group) + 1) + 2 * (len(documents) + new_document) > room:
             groups.append(group)
             group, documents, new_document = [], set(), True
         group.append(entry)
@@ -213,9 +216,12 @@ def _merge(uow: UnitOfWork, source_id: str, target_id: str, user: str, scope: Ac
         new_target = _next(recounted(target, held, awaiting), target, now, user)
         uow.request()  # each step is its own transaction, under its own token
         with uow:
+            at = instant()
             for before, after in zip(group, moved, strict=True):
                 uow.delete(before, expect=unchanged(before), name="entry")
                 uow.put(after, expect=NEW, name="entry")
+                kept = EntryVersion.of(before, at, user, removed=True, moved_to=target_id)
+                uow.put(kept, expect=NEW, name="entry version")
             uow.put(new_source, expect=source.revision, name="register", was=source)
             uow.put(new_target, expect=target.revision, name="register", was=target)
             for document_id in sorted({e.document_id for e in group}):

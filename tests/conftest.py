@@ -108,10 +108,29 @@ def sample(backend) -> Backend:
 
 
 @pytest.fixture
+def draft_sample(backend) -> Backend:
+    """The seed's sample with DOC001 and DOC002 loaded as drafts: their entries are edited
+    directly (an approved document's only through approval), counted apart until approved."""
+    from tests.draft_sample import load_sample_with_drafts
+
+    load_sample_with_drafts()
+    return backend
+
+
+@pytest.fixture
 def local_sample(local_backend) -> Backend:
     from django.core.management import call_command
 
     call_command("seed_demo", sample=True, stdout=open(os.devnull, "w"))
+    return local_backend
+
+
+@pytest.fixture
+def local_draft_sample(local_backend) -> Backend:
+    """`draft_sample` on DynamoDB Local only."""
+    from tests.draft_sample import load_sample_with_drafts
+
+    load_sample_with_drafts()
     return local_backend
 
 

@@ -5,7 +5,12 @@ removed), written in the same transaction as the change.
 
 From the current entries and the kept versions, `entries_at` gives a document's entries as they
 stood at any moment, and `amount_changes` the per-position differences between two such moments
-(the document compare page: header and amounts between any two versions)."""
+(the document compare page: header and amounts between any two versions).
+
+A position merge moves an entry to another position in the same document: the moved entry's
+value is kept as removed from the mistyped position (`moved_to` names the position it went to),
+and the entry stands under its new position from that moment, so the compare page shows the
+move (removed from one position, added to the other)."""
 
 from __future__ import annotations
 
@@ -44,10 +49,14 @@ class EntryVersion:
     # The kind's own fields (`model.entry_parts`: a split, a fee line...) as (name, value) pairs,
     # those at their default (None, False) left out.
     parts: tuple[tuple[str, Any], ...] = ()
+    moved_to: str = ""  # removed by a merge: the position the entry moved to
 
     @classmethod
-    def of(cls, before: PositionEntry, at: datetime, by: str, *, removed: bool = False) -> EntryVersion:
-        """The version keeping `before`, replaced at `at` by `by` (removed or changed)."""
+    def of(
+        cls, before: PositionEntry, at: datetime, by: str, *, removed: bool = False, moved_to: str = ""
+    ) -> EntryVersion:
+        """The version keeping `before`, replaced at `at` by `by` (removed or changed; `moved_to`:
+        removed by a merge into that position)."""
         return cls(
             document_id=before.document_id,
             kind=before.kind,
@@ -66,6 +75,7 @@ class EntryVersion:
             updated_at=before.updated_at,
             updated_by=before.updated_by,
             parts=tuple(sorted((k, v) for k, v in entry_parts(before).items() if v is not None and v is not False)),
+            moved_to=moved_to,
         )
 
     @property
@@ -105,23 +115,30 @@ def entries_at(
     Per entry, its values in order: the kept versions (oldest replaced first), then the current
     entry. A value stood from when it was set (when the value before it was replaced, or, for a
     first value or one recorded again after a removal, its own `updated_at`; unknown: always)
-    until it was replaced (the current value: until now)."""
+    until it was replaced (the current value: until now). A first value that a merge moved in
+    stood from the move."""
     now = {(e.kind, e.position_id): e for e in current}
     if at is None:
         return now
     timelines: dict[EntryKey, list[EntryVersion]] = {}
+    moved_in: dict[EntryKey, datetime] = {}
     for version in versions:
         timelines.setdefault(version.key, []).append(version)
+        if version.moved_to:
+            into = (version.kind, version.moved_to)
+            moved_in[into] = max(moved_in.get(into, version.replaced_at), version.replaced_at)
     found: dict[EntryKey, PositionEntry] = {}
     for key in set(now) | set(timelines):
         kept = sorted(timelines.get(key, []), key=lambda v: v.replaced_at)
         values: list[tuple[datetime | None, datetime | None, PositionEntry]] = []
         previous: EntryVersion | None = None
         for version in kept:
-            values.append((_set_at(previous, version.updated_at), version.replaced_at, version.entry()))
+            values.append(
+                (_set_at(previous, version.updated_at, moved_in.get(key)), version.replaced_at, version.entry())
+            )
             previous = version
         if key in now:
-            values.append((_set_at(previous, now[key].updated_at), None, now[key]))
+            values.append((_set_at(previous, now[key].updated_at, moved_in.get(key)), None, now[key]))
         for set_at, replaced_at, entry in values:
             if (set_at is None or set_at <= at) and (replaced_at is None or replaced_at > at):
                 found[key] = entry
@@ -129,11 +146,16 @@ def entries_at(
     return found
 
 
-def _set_at(previous: EntryVersion | None, updated_at: datetime | None) -> datetime | None:
+def _set_at(
+    previous: EntryVersion | None, updated_at: datetime | None, moved_in: datetime | None = None
+) -> datetime | None:
     """When a value was set: when the value before it was replaced, unless that one was removed
-    (this value was recorded anew) or there is none (its own time)."""
+    (this value was recorded anew) or there is none (its own time; a merge moving it in: the move,
+    its time kept from the position it came from)."""
     if previous is not None and not previous.removed:
         return previous.replaced_at
+    if previous is None and moved_in is not None:
+        return moved_in if updated_at is None else max(moved_in, updated_at)
     return updated_at
 
 

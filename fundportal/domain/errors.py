@@ -264,6 +264,7 @@ class RestatementRefused(DomainError):
     NEW_ENTRY = "new_entry"  # a new entry in a document whose restatement awaits approval
     NOT_COUNTED = "not_counted"  # amounts restated in a document never approved: edit them directly
     TOO_LARGE = "too_large"  # more restated entries than one transaction holds
+    NEW_POSITION = "new_position"  # a position not registered yet, new in a document whose approved values count
 
     def __init__(self, reason: str, document_id: str, what: str = "") -> None:
         self.reason = reason

@@ -133,13 +133,19 @@ class CapitalActivity(Versioned):
 
 @dataclass(frozen=True, slots=True)
 class RestatedValue:
-    """An entry's value as restated, awaiting approval (`removed`: restated away); see
+    """An entry's value as restated, awaiting approval (`removed`: restated away; `added`: the
+    entry is new in the restatement, nothing of it counts yet); see
     `fundportal.domain.restatement`."""
 
     amount: Decimal
     status: str
     due_date: date | None = None
     removed: bool = False
+    added: bool = False
+    # Who set the restated value and when (the entry's own UpdatedAt/UpdatedBy stay the counted
+    # value's, which the register ranks the latest NAV and unfunded by).
+    updated_at: datetime | None = None
+    updated_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,14 +11,18 @@ counting until the restatement is approved.
   on the document and compare pages as awaiting approval. The registers do not move.
 - Approving the restatement promotes every restated value (a restated removal removes the
   entry) and recounts the registers, in the one transaction that marks the document Approved.
-- A new entry is not recorded in a restating document (it would have no approved value to
-  count meanwhile): approve the restatement first.
+- An entry change, removal or addition on an approved document (the entry forms, the remove
+  button, commands: `documents.approved_edits`) starts a restatement, or joins the one pending.
+  A new entry (`added`) has no approved value: it is held as a cancelled zero entry (which no
+  figure counts) with its value apart, marked added; approving the restatement promotes it.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
+from .entries import CANCELLED
 from .model import PositionEntry, RestatedValue
 
 
@@ -30,20 +34,41 @@ def shown(entry: PositionEntry) -> PositionEntry | None:
         return entry
     if restated.removed:
         return None
-    return replace(entry, amount=restated.amount, status=restated.status, due_date=restated.due_date, restated=None)
+    return replace(
+        entry,
+        amount=restated.amount,
+        status=restated.status,
+        due_date=restated.due_date,
+        updated_at=restated.updated_at or entry.updated_at,
+        updated_by=restated.updated_by or entry.updated_by,
+        restated=None,
+    )
 
 
 def restated(before: PositionEntry, after: PositionEntry) -> PositionEntry:
     """`after` written into a restating document: `before`'s approved value keeps counting and
-    `after`'s value is held apart (with `after`'s revision and who/when)."""
-    value = RestatedValue(after.amount, after.status, after.due_date)
-    return replace(
-        before,
-        restated=value,
-        revision=after.revision,
+    `after`'s value is held apart (with `after`'s who/when; the entry takes `after`'s revision
+    and keeps the counted value's who/when, by which the register ranks it)."""
+    added = before.restated is not None and before.restated.added
+    value = RestatedValue(
+        after.amount,
+        after.status,
+        after.due_date,
+        added=added,
         updated_at=after.updated_at,
         updated_by=after.updated_by,
     )
+    return replace(before, restated=value, revision=after.revision)
+
+
+def added(after: PositionEntry) -> PositionEntry:
+    """`after` recorded new in a document whose approved values count: it counts nothing until
+    the restatement is approved (held cancelled at zero, which no figure counts) and its value
+    waits apart, marked added."""
+    value = RestatedValue(
+        after.amount, after.status, after.due_date, added=True, updated_at=after.updated_at, updated_by=after.updated_by
+    )
+    return replace(after, amount=Decimal(0), status=CANCELLED, due_date=None, restated=value)
 
 
 def restated_removal(before: PositionEntry, after: PositionEntry) -> PositionEntry:
@@ -52,9 +77,8 @@ def restated_removal(before: PositionEntry, after: PositionEntry) -> PositionEnt
     value = RestatedValue(before.amount, before.status, before.due_date, removed=True)
     if before.restated is not None:
         value = replace(before.restated, removed=True)
-    return replace(
-        before, restated=value, revision=after.revision, updated_at=after.updated_at, updated_by=after.updated_by
-    )
+    value = replace(value, updated_at=after.updated_at, updated_by=after.updated_by)
+    return replace(before, restated=value, revision=after.revision)
 
 
 def promoted(entry: PositionEntry) -> PositionEntry | None:

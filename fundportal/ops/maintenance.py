@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionRegister
 from fundportal.store.client import table_name
 from fundportal.store.errors import ConditionFailed
 from fundportal.store.gateway import Condition, TableGateway
 from fundportal.store.mapping.entities import REGISTER_TYPE, entity_from_item, from_item, search_items_of_item, to_item
+from fundportal.store.mapping.history import ENTRY_VERSION_TYPE
 
 # Index attributes an entity's to_item() derives from its own fields.
 INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK", "GSI5_PK", "GSI5_SK")
@@ -70,9 +72,12 @@ class BackfillCounts:
 def expected_index_attributes(item: dict[str, Any]) -> dict[str, Any] | None:
     """The index attributes `item` should carry, re-derived by parsing it into its entity and
     calling to_item(); None when the item is not a fund entity (month catalog, audit trail).
-    A register written before it left the entity index loses its GSI_PK/GSI_SK here."""
+    A register written before it left the entity index loses its GSI_PK/GSI_SK here; an entry
+    version kept before the position index held versions gains its `HIST#<position>` keys."""
     if item.get("EntityType") == REGISTER_TYPE:
         derived = to_item(from_item(PositionRegister, item))
+    elif item.get("EntityType") == ENTRY_VERSION_TYPE:  # kept before its position's keys existed
+        derived = to_item(from_item(EntryVersion, item))
     elif item.get("EntityType") in FUND_ENTITY_TYPES:
         derived = to_item(entity_from_item(item))
     else:

@@ -79,10 +79,11 @@ class EntryCell:
 def entry_cell(entry: PositionEntry, *, editable: bool = False) -> EntryCell:
     """The cell of `entry`; `editable`: the page shows its Change/Remove links."""
     status = entry.status
+    added = entry.restated is not None and entry.restated.added  # nothing of it counts yet
     return EntryCell(
         entry=entry,
         amount_text=format_amount(entry.amount, entry.currency),
-        status=status,
+        status="Awaiting approval" if added else status,
         counts=counts(status),
         pending=is_pending(status),
         editable=editable,
@@ -98,6 +99,8 @@ def restated_text(entry: PositionEntry) -> str:
         return ""
     if restated.removed:
         return "removed in a restatement awaiting approval"
+    if restated.added:
+        return f"added {format_amount(restated.amount, entry.currency)} {restated.status}, awaiting approval"
     return f"restated {format_amount(restated.amount, entry.currency)} {restated.status}, awaiting approval"
 
 

@@ -56,7 +56,7 @@ def sign_in(page, base_url: str, account: tuple[str, str]) -> None:
     page.wait_for_url(f"{base_url}/documents/")
 
 
-def test_editor_records_a_capital_call_and_sees_the_new_totals(local_sample, accounts, live_server, browser_page):
+def test_editor_records_a_capital_call_and_sees_the_new_totals(local_draft_sample, accounts, live_server, browser_page):
     page, base = browser_page, live_server.url
     sign_in(page, base, EDITOR)
     page.goto(f"{base}/documents/DOC001/")
@@ -82,8 +82,8 @@ def test_editor_records_a_capital_call_and_sees_the_new_totals(local_sample, acc
     expect(row).to_contain_text("INVESTOR_3")
 
     # Stored once, with its index keys (the position index finds it), and who recorded it.
-    repo = local_sample.repository
-    [indexed] = local_sample.positions.entries("POSITION_3", Kind.CAPITAL_CALL)
+    repo = local_draft_sample.repository
+    [indexed] = local_draft_sample.positions.entries("POSITION_3", Kind.CAPITAL_CALL)
     assert (indexed.document_id, indexed.amount) == ("DOC001", Decimal("250000.50"))
     assert repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_3").updated_by == "editor"
 

@@ -110,8 +110,12 @@ def test_changing_an_entry_keeps_its_previous_value_who_and_when(sample):
     )
     assert (kept.updated_by, kept.updated_at) == (SAMPLE_BY, SAMPLE_AT)  # who set the kept value, when
     assert kept.replaced_by == "ben"
-    assert changed.updated_at <= kept.replaced_at < changed.updated_at + timedelta(seconds=2)  # to the microsecond
-    assert _entry("DOC002", "POSITION_2").amount == Decimal(410000)
+    changed_at = changed.restated.updated_at  # DOC002 is approved: the change waits, stamped apart
+    assert changed.restated.updated_by == "ben"
+    assert changed_at <= kept.replaced_at < changed_at + timedelta(seconds=2)  # to the microsecond
+    # DOC002 is approved: the new value waits for approval, the kept one still counts.
+    stored = _entry("DOC002", "POSITION_2")
+    assert (stored.amount, stored.restated.amount) == (Decimal(400000), Decimal(410000))
 
 
 def test_removing_an_entry_keeps_it_as_removed(sample):
@@ -167,6 +171,16 @@ def test_the_seed_articles_queries_return_exactly_the_seeds_items_after_changes(
     change(410000, "ben", 1)
     change(400000, "ben", 2)  # back to the seed's value
     services.entry_remove(document_id="DOC001", kind=Kind.CAPITAL_CALL, position_id="POSITION_1", user="cy")
+    # Both documents are approved: the changes wait for approval, no item is added or removed.
+    assert seed_queries(sample.table) == before
+    assert len(history_items(sample.table, "DOC002")) == 2
+    assert len(history_items(sample.table, "DOC001")) == 1
+
+    from documents import approval
+
+    for doc in ("DOC001", "DOC002"):
+        approval.document_submit(document_id=doc, user="cy")
+        approval.document_approve(document_id=doc, user="dee")
     after = seed_queries(sample.table)
     removed = ("DOC001", "CAPITAL_CALL#POSITION_1")
     for name, items in before.items():

@@ -45,7 +45,7 @@ def _entry(cls, amount, position_id="POSITION_1", investor_id="INVESTOR_1", docu
     )
 
 
-def test_every_register_write_moves_the_summary_in_the_same_transaction(sample, monkeypatch):
+def test_every_register_write_moves_the_summary_in_the_same_transaction(draft_sample, monkeypatch):
     assert SummaryRepository().fund("FUND_A") == _from_registers("FUND_A")
     sent: list[list[dict]] = []
     real = TableGateway.transact

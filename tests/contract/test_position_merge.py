@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from documents import services
+from documents import approval, services
 from fundportal.domain.access import AccessScope
 from fundportal.domain.errors import NotFound, NotPermitted, PositionChangeRefused
 from fundportal.domain.kinds import Kind, SearchKind
@@ -39,6 +39,19 @@ def _typo(entry_class, document_id: str, amount: int, position_id: str = "POSITO
     services.entry_record(entry=entry, user="typist")
 
 
+def _draft(document_id: str, as_of: date = date(2026, 1, 31)) -> None:
+    """A new statement, a draft: its entries are written directly (the seed's approved documents
+    change only through approval)."""
+    document = Document(document_id=document_id, title="statement", fund_id="FUND_A", as_of_date=as_of)
+    services.document_create(document=document, user="typist")
+
+
+def _approve(document_id: str) -> None:
+    """Entered by the typist, approved by a checker: its amounts count, as the seed's do."""
+    approval.document_submit(document_id=document_id, user="typist")
+    approval.document_approve(document_id=document_id, user="checker")
+
+
 def _position_audits(position_id: str) -> list[dict]:
     pk = keys.position_audit_pk(position_id)
     return list(TableGateway().query("PK = :pk", {":pk": pk}))
@@ -50,8 +63,12 @@ def _spelled(position_id: str) -> set[str]:
 
 
 def test_merging_a_typo_moves_its_entries_and_recounts_the_target(sample):
-    _typo(NetAssetValue, "DOC001", 900_000)
-    _typo(UnfundedCommitment, "DOC002", 1_000_000)
+    for document_id in ("DOC_Q1", "DOC_Q2"):
+        _draft(document_id)
+    _typo(NetAssetValue, "DOC_Q1", 900_000)
+    _typo(UnfundedCommitment, "DOC_Q2", 1_000_000)
+    _approve("DOC_Q1")
+    _approve("DOC_Q2")
     registers = RegisterRepository()
     before = registers.get("POSITION_1", consistent=True)
 
@@ -64,19 +81,20 @@ def test_merging_a_typo_moves_its_entries_and_recounts_the_target(sample):
     (figures,) = after.figures()
     assert figures.nav.amount == Decimal(900_000) and figures.unfunded.amount == Decimal(1_000_000)
     moved = {(e.document_id, e.kind) for e in PositionRepository().entries("POSITION_1")}
-    assert {("DOC001", Kind.NAV), ("DOC002", Kind.UNFUNDED_COMMITMENT)} <= moved
+    assert {("DOC_Q1", Kind.NAV), ("DOC_Q2", Kind.UNFUNDED_COMMITMENT)} <= moved
     assert PositionRepository().entries("POSITON_1") == []
     assert _spelled("POSITON_1") == set() and _spelled("POSITION_1") == {"POSITION_1"}
     (gone,) = _position_audits("POSITON_1")
     assert gone["User"] == "fixer" and gone["Action"] == "merge" and "POSITION_1" in gone["Target"]
     assert any(a["Action"] == "merge" for a in _position_audits("POSITION_1"))
-    (audit,) = [a for a in DocumentRepository().audit_trail("DOC001") if a.action == "merge"]
+    (audit,) = [a for a in DocumentRepository().audit_trail("DOC_Q1") if a.action == "merge"]
     assert audit.user == "fixer" and audit.changes["position_id"] == ["POSITON_1", "POSITION_1"]
     assert verify_positions().differences == []
 
 
 def test_merging_positions_of_different_investors_is_refused_and_writes_nothing(sample):
-    _typo(NetAssetValue, "DOC001", 900_000)
+    _draft("DOC_Q1")
+    _typo(NetAssetValue, "DOC_Q1", 900_000)
     before = RegisterRepository().get("POSITON_1", consistent=True)
     with pytest.raises(PositionChangeRefused) as refused:
         merging.position_merge(source="POSITON_1", target="POSITION_2", user="fixer")
@@ -86,18 +104,21 @@ def test_merging_positions_of_different_investors_is_refused_and_writes_nothing(
 
 
 def test_merging_when_both_hold_an_entry_of_one_kind_in_one_document_is_refused(sample):
-    _typo(CapitalCall, "DOC001", 1_000)
+    _draft("DOC_Q1")
+    _typo(CapitalCall, "DOC_Q1", 2_000, position_id="POSITION_1")
+    _typo(CapitalCall, "DOC_Q1", 1_000)
     with pytest.raises(PositionChangeRefused) as refused:
         merging.position_merge(source="POSITON_1", target="POSITION_1", user="fixer")
     assert (
         refused.value.reason == PositionChangeRefused.CLASHING_ENTRIES
-        and refused.value.detail == "DOC001 (capital_call)"
+        and refused.value.detail == "DOC_Q1 (capital_call)"
     )
     assert len(PositionRepository().entries("POSITON_1")) == 1
 
 
 def test_a_merge_outside_the_users_edit_rights_is_refused(sample):
-    _typo(NetAssetValue, "DOC001", 900_000)
+    _draft("DOC_Q1")
+    _typo(NetAssetValue, "DOC_Q1", 900_000)
     reader = AccessScope(funds=frozenset({"FUND_A"}))
     with pytest.raises((NotPermitted, NotFound)):
         merging.position_merge(source="POSITON_1", target="POSITION_1", user="reader", scope=reader)
@@ -108,10 +129,10 @@ def test_a_long_merge_goes_in_transactions_of_at_most_100_items():
     groups = merging.steps(
         [NetAssetValue(document_id=f"DOC{n:03d}", position_id="P", fund_id="F", investor_id="I") for n in range(120)]
     )
-    # 4 items an entry alone in its document (delete, put, audit, document check) + 2 registers,
-    # the 2 versions they keep and up to 2 summary shard updates
-    assert [len(g) for g in groups] == [23, 23, 23, 23, 23, 5]
-    assert all(6 + 4 * len(g) <= 100 for g in groups)
+    # 5 items an entry alone in its document (delete, put, kept version, audit, document check)
+    # + 2 registers, the 2 versions they keep and up to 2 summary shard updates
+    assert [len(g) for g in groups] == [18, 18, 18, 18, 18, 18, 12]
+    assert all(6 + 5 * len(g) <= 100 for g in groups)
     same_document = [
         NetAssetValue(document_id="DOC", position_id="P", fund_id="F", investor_id="I"),
         CapitalCall(document_id="DOC", position_id="P", fund_id="F", investor_id="I"),
@@ -120,15 +141,17 @@ def test_a_long_merge_goes_in_transactions_of_at_most_100_items():
 
 
 def test_removing_a_position_with_entries_is_refused(sample):
-    _typo(NetAssetValue, "DOC001", 900_000)
+    _draft("DOC_Q1")
+    _typo(NetAssetValue, "DOC_Q1", 900_000)
     with pytest.raises(PositionChangeRefused) as refused:
         merging.position_remove(position_id="POSITON_1", user="fixer")
     assert refused.value.reason == PositionChangeRefused.HAS_ENTRIES and refused.value.detail == 1
 
 
 def test_removing_a_position_without_entries_deletes_it_and_its_search_items(sample):
-    _typo(NetAssetValue, "DOC001", 900_000, investor_id="INVESTOR_9")
-    services.entry_remove(document_id="DOC001", kind=Kind.NAV, position_id="POSITON_1", user="typist")
+    _draft("DOC_Q1")
+    _typo(NetAssetValue, "DOC_Q1", 900_000, investor_id="INVESTOR_9")
+    services.entry_remove(document_id="DOC_Q1", kind=Kind.NAV, position_id="POSITON_1", user="typist")
     merging.position_remove(position_id="POSITON_1", user="fixer")
     assert RegisterRepository().get("POSITON_1", consistent=True) is None
     assert _spelled("POSITON_1") == set()

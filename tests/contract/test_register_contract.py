@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from documents import services
+from documents import approval, services
 from fundportal.domain.errors import PositionMismatch
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
@@ -69,7 +69,14 @@ def _entry(cls, document_id="DOC002", amount="1000", **changes):
     return cls(**{**values, **changes})
 
 
-def test_every_entry_write_keeps_the_register_equal_to_the_entries(sample):
+def _approve(*document_ids: str) -> None:
+    for document_id in document_ids:
+        approval.document_submit(document_id=document_id, user="u")
+        approval.document_approve(document_id=document_id, user="checker")
+
+
+def test_every_entry_write_keeps_the_register_equal_to_the_entries(draft_sample):
+    # Direct writes into the draft DOC001/DOC002, counted once another user approves them.
     services.entry_record(entry=_entry(NetAssetValue, amount="1400000"), user="u")
     services.entry_change(entry=_entry(Distribution, amount="130000"), user="u")
     services.entry_record(entry=_entry(UnfundedCommitment, amount="750000", status="Active"), user="u")
@@ -79,18 +86,24 @@ def test_every_entry_write_keeps_the_register_equal_to_the_entries(sample):
         ),
         user="u",
     )
+    new = RegisterRepository().get("POSITION_9", consistent=True)
+    assert (new.fund_id, new.investor_id, new.revision) == ("FUND_A", "INVESTOR_9", 1)
+    assert verify_positions().differences == []
+    _approve("DOC001", "DOC002")
     figures = _usd(RegisterRepository().get("POSITION_1", consistent=True))
     assert figures.distributed.amount == Decimal(75_000 + 130_000)
     assert (figures.nav.amount, figures.unfunded.amount) == (Decimal(1_400_000), Decimal(750_000))
     assert verify_positions().differences == []
-    # Removing the entry that holds the latest unfunded commitment recounts it from the others.
+    # Removing the entry that holds the latest unfunded commitment recounts it from the others
+    # (DOC002 is approved: once the removal is approved too).
     services.entry_remove(document_id="DOC002", kind=Kind.UNFUNDED_COMMITMENT, position_id="POSITION_1", user="u")
+    assert _usd(RegisterRepository().get("POSITION_1", consistent=True)).unfunded.amount == Decimal(750_000)
+    _approve("DOC002")
     assert _usd(RegisterRepository().get("POSITION_1", consistent=True)).unfunded.amount == Decimal(1_500_000)
     services.entry_remove(document_id="DOC002", kind=Kind.NAV, position_id="POSITION_1", user="u")
+    _approve("DOC002")
     assert _usd(RegisterRepository().get("POSITION_1", consistent=True)).nav is None
     assert verify_positions().differences == []
-    new = RegisterRepository().get("POSITION_9", consistent=True)
-    assert (new.fund_id, new.investor_id, new.revision) == ("FUND_A", "INVESTOR_9", 1)
 
 
 def _scan(table):

@@ -468,9 +468,9 @@ def _new_call(document_id: str = "DOC002", position_id: str = "POSITION_3", **ch
     return CapitalCall(**{**values, **changes})
 
 
-def test_11_entry_write_recomputes_index_keys_and_takes_the_documents_date(sample, repo):
+def test_11_entry_write_recomputes_index_keys_and_takes_the_documents_date(draft_sample, repo):
     written = services.entry_put(entry=_new_call(), user="ana")
-    item = raw_item(sample.table, "DOC002", keys.entry_sk(Kind.CAPITAL_CALL, "POSITION_3"))
+    item = raw_item(draft_sample.table, "DOC002", keys.entry_sk(Kind.CAPITAL_CALL, "POSITION_3"))
     assert (item["GSI_PK"], item["GSI_SK"]) == keys.entity_index_keys(Kind.CAPITAL_CALL, "DOC002", "POSITION_3")
     assert (item["GSI2_PK"], item["GSI2_SK"]) == keys.position_index_keys(Kind.CAPITAL_CALL, "POSITION_3", "DOC002")
     assert item["AsOfDate"] == "2025-12-31" == written.as_of_date.isoformat()
@@ -478,11 +478,11 @@ def test_11_entry_write_recomputes_index_keys_and_takes_the_documents_date(sampl
     assert item["UpdatedBy"] == "ana"
     # ...so every index finds it at once
     assert repo.entry_via_index(Kind.CAPITAL_CALL, "POSITION_3", "DOC002").amount == Decimal("125000.50")
-    assert [e.document_id for e in sample.positions.page("POSITION_3").entries] == ["DOC002"]
+    assert [e.document_id for e in draft_sample.positions.page("POSITION_3").entries] == ["DOC002"]
     assert repo.audit_trail("DOC002")[0].action == "create"
 
 
-def test_11_changing_an_entry_keeps_one_item_and_audits_the_change(sample, repo):
+def test_11_changing_an_entry_keeps_one_item_and_audits_the_change(draft_sample, repo):
     before = repo.entry("DOC001", Kind.DISTRIBUTION, "POSITION_2")
     services.entry_put(entry=replace(before, amount=Decimal(46000)), user="ben")
     assert repo.entry("DOC001", Kind.DISTRIBUTION, "POSITION_2").amount == Decimal(46000)
@@ -500,17 +500,17 @@ def test_11_entry_for_a_missing_document_is_not_found_and_writes_nothing(sample,
     assert repo.audit_trail("DOC404") == []
 
 
-def test_11_document_deleted_before_the_entry_commits_writes_nothing(sample, repo):
+def test_11_document_deleted_before_the_entry_commits_writes_nothing(draft_sample, repo):
     """The transaction re-checks the document: one removed after the read is still refused."""
 
     def delete_document() -> None:
         key = {"PK": {"S": "DOC002"}, "SK": {"S": keys.latest_sk(Kind.DOCUMENT)}}
-        call("DeleteItem", TableName=sample.table, Key=key)
+        call("DeleteItem", TableName=draft_sample.table, Key=key)
 
     with just_before_next_transaction(delete_document) as fired, pytest.raises(NotFound):
         services.entry_put(entry=_new_call(), user="ana")
     assert fired
-    assert raw_item(sample.table, "DOC002", keys.entry_sk(Kind.CAPITAL_CALL, "POSITION_3")) is None
+    assert raw_item(draft_sample.table, "DOC002", keys.entry_sk(Kind.CAPITAL_CALL, "POSITION_3")) is None
     assert repo.audit_trail("DOC002") == []
 
 

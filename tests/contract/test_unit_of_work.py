@@ -77,7 +77,7 @@ def test_a_stale_revision_is_a_conflict_naming_who_changed_it_and_when(sample):
     assert (conflict.updated_by, conflict.updated_at) == (current.updated_by, current.updated_at)
 
 
-def test_a_register_moved_by_another_writer_is_reread_and_the_write_retried(sample, monkeypatch, no_sleep):
+def test_a_register_moved_by_another_writer_is_reread_and_the_write_retried(draft_sample, monkeypatch, no_sleep):
     """Another entry of the position lands between our read and our transaction: the register's
     condition refuses ours, the unit of work re-reads and retries under a derived token."""
     read = DocumentRepository.load_for_entry_with_register
@@ -150,7 +150,7 @@ def test_leaving_the_with_block_by_an_error_writes_nothing(sample, django_assert
     assert DocumentRepository().get("DOC001", consistent=True).title == current.title
 
 
-def test_each_write_still_costs_the_same_requests(sample, token, django_assert_dynamodb_requests):
+def test_each_write_still_costs_the_same_requests(draft_sample, token, django_assert_dynamodb_requests):
     new = CapitalCall("DOC001", "POSITION_3", "FUND_A", "INVESTOR_3", Decimal(250_000))
     # A new position: also how its position and investor ids are already spelled (one Query each).
     with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "TransactWriteItems"]):

@@ -152,8 +152,8 @@ def test_restatement_retries_a_transaction_conflict_with_the_same_token(local_sa
     assert [(a.action, a.token) for a in trail] == [("restate", tokens[0])]
 
 
-def test_entry_write_retries_a_transaction_conflict_with_the_same_token(local_sample, no_sleep):
-    repo = local_sample.repository
+def test_entry_write_retries_a_transaction_conflict_with_the_same_token(local_draft_sample, no_sleep):
+    repo = local_draft_sample.repository
     entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
     with transaction_conflicts(first_attempts=1) as tokens:
         services.entry_put(entry=replace(entry, amount=Decimal(525000)), user="ben")

@@ -33,7 +33,7 @@ def _first_read() -> str:
     return next(n for n in ("load_for_entry_with_register", "load_for_entry") if hasattr(DocumentRepository, n))
 
 
-def test_a_double_submitted_change_racing_the_first_write_is_success(local_sample, monkeypatch, token):
+def test_a_double_submitted_change_racing_the_first_write_is_success(local_draft_sample, monkeypatch, token):
     """Same token, the second attempt read the entry before the first landed: DynamoDB answers
     IdempotentParameterMismatch (new timestamps); that was a 500/409, now it is success."""
     repo = DocumentRepository()
@@ -89,7 +89,7 @@ def twice_at_once(submit) -> list[object]:
 
 
 @pytest.mark.parametrize("round_", range(3))
-def test_a_double_click_delete_is_success_for_both(local_sample, meet_at_the_transaction, round_, token):
+def test_a_double_click_delete_is_success_for_both(local_draft_sample, meet_at_the_transaction, round_, token):
     """The reviewer's (302, 409) on a double delete."""
     repo = DocumentRepository()
     outcomes = twice_at_once(
@@ -107,7 +107,9 @@ def test_a_double_click_delete_is_success_for_both(local_sample, meet_at_the_tra
 
 
 @pytest.mark.parametrize("round_", range(3))
-def test_two_simultaneous_posts_of_one_form_both_succeed_once(local_sample, meet_at_the_transaction, round_, token):
+def test_two_simultaneous_posts_of_one_form_both_succeed_once(
+    local_draft_sample, meet_at_the_transaction, round_, token
+):
     """The reviewer's (302, 500): two POSTs of one edit form at once."""
     repo = DocumentRepository()
     entry = replace(repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1"), amount=Decimal(600000))

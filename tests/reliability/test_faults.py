@@ -151,7 +151,7 @@ def test_restatement_retried_by_the_caller_with_its_token_is_not_a_false_conflic
         restate(changes={"title": "Someone else"}, user="bob", token="tok-restate-2")
 
 
-def test_entry_write_whose_reply_was_lost_applies_once(local_sample):
+def test_entry_write_whose_reply_was_lost_applies_once(local_draft_sample):
     repository = DocumentRepository()
     entry = repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
     with inject(first(1, landed_then_timed_out), {"TransactWriteItems"}) as faults:
@@ -161,7 +161,7 @@ def test_entry_write_whose_reply_was_lost_applies_once(local_sample):
     assert len([e for e in repository.audit_trail("DOC002") if e.action == "update"]) == 1
 
 
-def test_entry_write_retried_by_the_caller_with_its_token_applies_once(local_sample, settings):
+def test_entry_write_retried_by_the_caller_with_its_token_applies_once(local_draft_sample, settings):
     settings.DYNAMODB_MAX_ATTEMPTS = 1
     reset_clients()
     repository = DocumentRepository()

@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 
-from documents import services
+from documents import approval, services
 from fundportal.domain.errors import ItemTooLarge
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document
@@ -68,6 +68,9 @@ def write_some(repository: DocumentRepository) -> dict:
     )
     entry = repository.entry("DOC002", Kind.CAPITAL_CALL, "POSITION_1")
     services.entry_put(entry=replace(entry, amount=Decimal("123456.78")), user="ana")
+    # DOC002 is approved: the change counts once another user approves it.
+    approval.document_submit(document_id="DOC002", user="ana")
+    approval.document_approve(document_id="DOC002", user="ben")
     return {"revision": restated.revision, "amount": Decimal("123456.78")}
 
 

@@ -114,9 +114,10 @@ FAILING_CHECK_TARGET = ("DOC002", "DOCUMENT#LATEST")
 
 
 @pytest.fixture
-def failing_transactions(monkeypatch, local_sample):
+def failing_transactions(monkeypatch, local_draft_sample):
     """Append to every transaction a ConditionCheck that fails (DOC002 exists), as the last
-    action, so the real writes before it would apply unless the transaction is atomic."""
+    action, so the real writes before it would apply unless the transaction is atomic (on the
+    sample with its documents as drafts: entries are written directly)."""
     original = TableGateway.transact
     attempts = []
 
@@ -164,13 +165,13 @@ WRITES = {
 
 
 @pytest.mark.parametrize("write", WRITES)
-def test_failure_injected_into_a_transaction_leaves_nothing_partial(local_sample, failing_transactions, write):
-    repo = local_sample.repository
-    before = all_items(local_sample.table)
+def test_failure_injected_into_a_transaction_leaves_nothing_partial(local_draft_sample, failing_transactions, write):
+    repo = local_draft_sample.repository
+    before = all_items(local_draft_sample.table)
 
     with pytest.raises(DataLayerError) as raised:
         WRITES[write](repo)
 
     assert not isinstance(raised.value, Conflict)  # not blamed on a colleague: nobody else wrote
     assert failing_transactions and failing_transactions[0] >= 3  # real writes + the failing check
-    assert all_items(local_sample.table) == before
+    assert all_items(local_draft_sample.table) == before

@@ -1,12 +1,13 @@
-"""An import into a document whose restatement awaits approval is refused in the preview with
-the reason; the same document once approved takes the rows."""
+"""An import into a document whose approved amounts count (approved, or with a restatement
+awaiting approval) is refused in the preview with the reason: its amounts change only through
+approval. A draft or submitted document takes the rows."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
 
-from fundportal.domain.kinds import APPROVED, DRAFT
+from fundportal.domain.kinds import APPROVED, DRAFT, SUBMITTED
 from fundportal.domain.model import Document
 from imports.reader import RawRow
 from imports.validation import Known, Registered, validate
@@ -47,9 +48,21 @@ def test_a_document_with_a_restatement_awaiting_approval_is_refused_with_the_rea
     )
 
 
-def test_the_same_document_approved_takes_the_row():
+def test_an_approved_document_is_refused_with_the_reason():
     validation = validate([RawRow(2, row(**ROW))], known(replace(DOC002, approval=APPROVED)), TOKEN)
-    assert validation.ok
-    assert [(e.document_id, e.position_id) for plan in validation.plans for e in plan.entries] == [
-        ("DOC002", "POSITION_1")
-    ]
+    assert not validation.ok and validation.plans == []
+    (error,) = validation.errors
+    assert (error.row, error.column) == (2, "document_id")
+    assert error.reason == (
+        "DOC002 is approved: its amounts change only through approval. Import the rows into a new document,"
+        " or change its entries on its page (each change awaits approval)."
+    )
+
+
+def test_the_same_document_as_a_draft_or_submitted_takes_the_row():
+    for approval in (DRAFT, SUBMITTED):
+        validation = validate([RawRow(2, row(**ROW))], known(replace(DOC002, approval=approval)), TOKEN)
+        assert validation.ok
+        assert [(e.document_id, e.position_id) for plan in validation.plans for e in plan.entries] == [
+            ("DOC002", "POSITION_1")
+        ]

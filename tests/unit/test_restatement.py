@@ -21,9 +21,12 @@ def changed(amount: int, status: str = "Pending", revision: int = 2) -> CapitalC
 
 def test_a_restated_entry_keeps_its_approved_value_and_holds_the_new_one_apart():
     entry = restated(APPROVED_CALL, changed(410000, "Completed"))
-    assert (entry.amount, entry.status, entry.revision, entry.updated_by) == (Decimal(400000), "Pending", 2, "ana")
-    assert entry.restated == RestatedValue(Decimal(410000), "Completed")
+    # The counted value keeps its own who/when (the register ranks it by them); the restated
+    # value carries who set it and when.
+    assert (entry.amount, entry.status, entry.revision, entry.updated_by) == (Decimal(400000), "Pending", 2, None)
+    assert entry.restated == RestatedValue(Decimal(410000), "Completed", updated_at=AT, updated_by="ana")
     assert shown(entry).amount == Decimal(410000) and shown(entry).restated is None
+    assert (shown(entry).updated_at, shown(entry).updated_by) == (AT, "ana")
 
 
 def test_restating_again_keeps_the_approved_value():
@@ -39,7 +42,7 @@ def test_a_restated_removal_counts_until_approved_and_then_removes():
 
 def test_a_removal_after_a_change_keeps_the_change_as_what_was_restated_away():
     entry = restated_removal(restated(APPROVED_CALL, changed(410000)), changed(0, revision=3))
-    assert entry.restated == RestatedValue(Decimal(410000), "Pending", None, True)
+    assert entry.restated == RestatedValue(Decimal(410000), "Pending", None, True, updated_at=AT, updated_by="ana")
 
 
 def test_promotion_makes_the_restated_value_the_entry():

@@ -5,6 +5,7 @@ scope with nothing written, investor pages limited to covered funds, imports, th
 from __future__ import annotations
 
 import io
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Group
@@ -16,6 +17,7 @@ from documents import selectors
 from fundportal.access import grants
 from fundportal.access.models import FundCoverage, InvestorLink
 from fundportal.domain.errors import NotFound
+from fundportal.domain.kinds import Kind
 from fundportal.store.instrumentation import page_log
 from tests.notices import csv_bytes, notice_rows, upload_storage_in
 from tests.web.coverage_data import add_fund_b, covering, lp, make_user
@@ -94,8 +96,12 @@ def test_a_write_in_a_fund_covered_read_only_is_403_and_writes_nothing(funds):
 def test_per_fund_edit_rights_let_an_analyst_write_in_that_fund(funds):
     client = covering("alice", "FUND_A", can_edit=True)
     assert b'data-testid="record-entry"' in client.get("/documents/DOC001/").content
-    assert client.post("/documents/DOC001/entries/new/", CALL).status_code == 302
-    assert "POSITION_9" in {row.position_id for row in selectors.document_overview(document_id="DOC001").rows}
+    nav = {**CALL, "kind": "nav", "position_id": "POSITION_1", "investor_id": "INVESTOR_1", "status": "Active"}
+    assert client.post("/documents/DOC001/entries/new/", nav).status_code == 302
+    # DOC001 is approved: the new entry waits for another user's approval.
+    written = selectors.entry(document_id="DOC001", kind=Kind.NAV, position_id="POSITION_1")
+    assert written.restated is not None and written.restated.added
+    assert written.restated.amount == Decimal("1000.00") and written.updated_by == "alice"
 
 
 def test_creating_a_document_in_an_uncovered_fund_is_a_form_error(funds):

@@ -39,7 +39,7 @@ def test_the_create_form_refuses_an_id_holding_entries_without_a_document(sample
     assert "DOC009 already holds 1 position entries of an import that never finished" in response.content.decode()
 
 
-def test_the_entry_form_asks_did_you_mean_for_another_spelling_of_a_position(sample, editor_client):
+def test_the_entry_form_asks_did_you_mean_for_another_spelling_of_a_position(draft_sample, editor_client):
     data = {**ENTRY, "position_id": "position_1", "investor_id": "INVESTOR_1"}
     response = editor_client.post(reverse("documents:entry_add", kwargs={"document_id": "DOC002"}), data)
     assert response.status_code == 400 and "did you mean POSITION_1?" in response.content.decode()

@@ -20,6 +20,7 @@ from documents.approval import document_approve
 from documents.forms import EntryForm
 from fundportal.domain.errors import NotFound
 from positions.selectors import position_report
+from tests.approving import approve_by_another
 from tests.conftest import signed_in_editor
 from tests.notices import csv_bytes, notice_rows, row
 
@@ -249,6 +250,7 @@ def test_statement_pdf_values_every_figure_as_of_its_date(sample, editor_client)
     = 20.0 % (hand-computed in tests/unit/test_valuation.py). As of the NAV date: TVPI
     (75,000 + 445,000) / 500,000 = 1.04x, nothing rolled forward."""
     response = editor_client.post("/documents/DOC001/entries/new/", {**POSITION_1_NAV, "amount": "445000"})
+    approve_by_another("DOC001")  # DOC001 is approved: the NAV counts once another user approves it
     assert response.status_code == 302
 
     def pdf(as_of: str) -> str:
@@ -268,6 +270,7 @@ def test_fund_xlsx_carries_the_nav_date_and_the_adjusted_nav(sample, editor_clie
     adjusted to today by DOC002's call and distribution: 445,000 + 750,000 - 120,000 = 1,075,000."""
     nav = {**POSITION_1_NAV, "amount": "445000"}
     assert editor_client.post("/documents/DOC001/entries/new/", nav).status_code == 302
+    approve_by_another("DOC001")
     sheet = openpyxl.load_workbook(io.BytesIO(editor_client.get("/funds/FUND_A/export.xlsx").content)).active
     rows = list(sheet.iter_rows(values_only=True))
     header = next(r for r in rows if r and "adjusted_nav" in r)

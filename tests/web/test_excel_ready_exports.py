@@ -18,6 +18,7 @@ from openpyxl.utils import range_boundaries
 from funds.selectors import fund_detail
 from imports.services import import_apply, import_prepare
 from positions.selectors import position_history
+from tests.approving import approve_by_another
 from tests.notices import csv_bytes, row
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
@@ -63,6 +64,7 @@ def test_position_cash_flows_give_the_portal_irr_in_xirr(sample, editor_client):
     """XIRR over the cash_flows sheet's dates and amounts (the rows inside its filter) is the
     IRR the position page shows for POSITION_1, to its basis point."""
     assert editor_client.post("/documents/DOC001/entries/new/", POSITION_1_NAV).status_code == 302
+    approve_by_another("DOC001")  # DOC001 is approved: the NAV counts once another user approves it
     (line,) = position_history(position_id="POSITION_1").headline
     assert line.irr is not None
     content = editor_client.get("/positions/POSITION_1/export.xlsx").content
@@ -82,6 +84,7 @@ def test_position_cash_flows_as_of_a_date_end_with_the_nav_rolled_forward_to_it(
     """As of 2025-12-31: 445,000 NAV of 2025-09-30 adjusted by DOC002 to 1,075,000 (the statement's
     figures), IRR 20.0 % (hand-computed in tests/unit/test_valuation.py)."""
     assert editor_client.post("/documents/DOC001/entries/new/", POSITION_1_NAV).status_code == 302
+    approve_by_another("DOC001")  # DOC001 is approved: the NAV counts once another user approves it
     content = editor_client.get("/positions/POSITION_1/export.xlsx?as_of=2025-12-31").content
     sheet = _sheet(content, "cash_flows")
     flows = _records(sheet)[: _filtered_last_row(sheet) - 1]

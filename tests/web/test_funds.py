@@ -12,6 +12,7 @@ from pytest_django.asserts import assertContains
 
 from fundportal.store.gateway import call
 from fundportal.store.repositories.register import RegisterRepository
+from tests.approving import approve_by_another
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +130,7 @@ def test_recording_a_nav_updates_the_register_in_the_same_transaction(
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         response = editor_client.post("/documents/DOC002/entries/new/", {**ENTRY, "kind": "nav", "amount": "1400000"})
     assert response.status_code == 302
+    approve_by_another("DOC002")  # DOC002 is approved: the NAV counts once another user approves it
     register = RegisterRepository().get("POSITION_1", consistent=True)
     (figures,) = register.figures()
     assert figures.nav.amount == Decimal("1400000")
@@ -140,7 +142,7 @@ def test_recording_a_nav_updates_the_register_in_the_same_transaction(
     assert "USD 1,400,000.00" in document  # the NAV column of the document page
 
 
-def test_a_new_position_registers_itself_and_its_fund_stays_listed(sample, editor_client):
+def test_a_new_position_registers_itself_and_its_fund_stays_listed(draft_sample, editor_client):
     response = editor_client.post(
         "/documents/DOC002/entries/new/",
         {**ENTRY, "kind": "capital_call", "position_id": "POSITION_3", "investor_id": "INVESTOR_3", "amount": "5000"},
@@ -186,6 +188,7 @@ def test_a_nav_before_later_flows_is_rolled_forward_on_every_page(sample, editor
     The exact IRR depends on today's date: `tests/unit/test_valuation.py` computes it at fixed dates."""
     response = editor_client.post("/documents/DOC001/entries/new/", {**ENTRY, "kind": "nav", "amount": "445000"})
     assert response.status_code == 302
+    approve_by_another("DOC001")  # DOC001 is approved: the NAV counts once another user approves it
     fund_page = editor_client.get("/funds/FUND_A/")
     first = row(fund_page, "POSITION_1")
     assert "USD 445,000.00 2025-09-30 adjusted USD 1,075,000.00 0.16x 0.86x 1.02x" in first
@@ -206,5 +209,6 @@ def test_the_funds_list_totals_use_the_adjusted_nav(sample, editor_client):
         editor_client.post("/documents/DOC001/entries/new/", {**ENTRY, "kind": "nav", "amount": "445000"}).status_code
         == 302
     )
+    approve_by_another("DOC001")
     listed = text(editor_client.get("/funds/"))
     assert "USD 445,000.00 adjusted USD 1,075,000.00 0.12x 0.67x" in listed

@@ -48,9 +48,9 @@ def _amount(repo, kind=Kind.CAPITAL_CALL, position="POSITION_1") -> Decimal:
 # --- 1. idempotency that compares ---------------------------------------------------------------
 
 
-def test_resubmitted_form_with_changed_values_is_saved_not_dropped(sample, editor_client):
+def test_resubmitted_form_with_changed_values_is_saved_not_dropped(draft_sample, editor_client):
     """Back, edit, submit again (same token, new amount): was 302 'changed' and the value kept."""
-    repo = sample.repository
+    repo = draft_sample.repository
     page = editor_client.get(_entry_url("entry_edit")).content.decode()
     assert editor_client.post(_entry_url("entry_edit"), _change(page, "600000")).status_code == 302
     again = editor_client.post(_entry_url("entry_edit"), _change(page, "700000"), follow=True)
@@ -65,8 +65,8 @@ def test_resubmitted_form_with_changed_values_is_saved_not_dropped(sample, edito
     ]
 
 
-def test_repeated_token_with_the_same_values_is_success_and_written_once(sample, editor_client):
-    repo = sample.repository
+def test_repeated_token_with_the_same_values_is_success_and_written_once(draft_sample, editor_client):
+    repo = draft_sample.repository
     page = editor_client.get(_entry_url("entry_edit")).content.decode()
     data = _change(page, "600000")
     assert [editor_client.post(_entry_url("entry_edit"), data).status_code for _ in range(3)] == [302] * 3
@@ -84,7 +84,7 @@ def test_the_stored_token_carries_a_hash_of_the_request(sample, editor_client):
     assert re.fullmatch(r"[0-9a-f]{64}", item[REQUEST_HASH])
 
 
-def test_double_delete_by_one_form_is_success_not_a_404_or_409(sample, editor_client):
+def test_double_delete_by_one_form_is_success_not_a_404_or_409(draft_sample, editor_client):
     url = _entry_url("entry_delete", "distribution", "POSITION_2")
     page = editor_client.get(url).content.decode()
     data = {"request_token": _hidden(page, "request_token"), "revision": _hidden(page, "revision")}
@@ -93,10 +93,10 @@ def test_double_delete_by_one_form_is_success_not_a_404_or_409(sample, editor_cl
     assert first.status_code == 302
     assert second.status_code == 200
     assert "Distribution for POSITION_2 removed." in second.content.decode()
-    assert [a.action for a in sample.repository.audit_trail("DOC001")] == ["delete"]
+    assert [a.action for a in draft_sample.repository.audit_trail("DOC001")] == ["delete"]
 
 
-def test_a_delete_of_an_entry_someone_else_removed_is_still_not_found(sample, editor_client):
+def test_a_delete_of_an_entry_someone_else_removed_is_still_not_found(draft_sample, editor_client):
     url = _entry_url("entry_delete", "distribution", "POSITION_2")
     page = editor_client.get(url).content.decode()
     services.entry_remove(document_id="DOC001", kind=Kind.DISTRIBUTION, position_id="POSITION_2", user="alice")
@@ -125,9 +125,9 @@ def test_double_submitted_create_is_success_not_already_exists(sample, editor_cl
 # --- 2. conditioned on the version the user saw ------------------------------------------------
 
 
-def test_delete_confirmation_removes_only_the_version_it_showed(sample, editor_client):
+def test_delete_confirmation_removes_only_the_version_it_showed(draft_sample, editor_client):
     """The page showed USD 45,000.00; a colleague changed it; confirming must not delete it."""
-    repo = sample.repository
+    repo = draft_sample.repository
     url = _entry_url("entry_delete", "distribution", "POSITION_2")
     page = editor_client.get(url).content.decode()
     assert "USD 45,000.00" in page
@@ -140,12 +140,12 @@ def test_delete_confirmation_removes_only_the_version_it_showed(sample, editor_c
     assert _amount(repo, Kind.DISTRIBUTION, "POSITION_2") == Decimal("987654.32")
 
 
-def test_two_saves_in_the_same_second_cannot_both_win(sample, editor_client, monkeypatch):
+def test_two_saves_in_the_same_second_cannot_both_win(draft_sample, editor_client, monkeypatch):
     """Both editors loaded revision 1; every timestamp is the same second (UpdatedAt is cut to
     seconds): before, both got 302 and the first save was silently lost."""
     frozen = datetime(2025, 10, 1, 12, 0, 0, tzinfo=UTC)
     monkeypatch.setattr(services, "utcnow", lambda: frozen)
-    repo = sample.repository
+    repo = draft_sample.repository
     entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
     services.entry_change(entry=entry, user="setup")  # UpdatedAt = the frozen second, revision 2
     first_page = editor_client.get(_entry_url("entry_edit")).content.decode()

@@ -403,7 +403,7 @@ def test_document_rows_render_each_cell_and_link_where_they_should(sample, analy
     assert "/edit/" not in html and "/delete/" not in html and ">Change<" not in html and ">Remove<" not in html
 
 
-def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(sample, analyst_client):
+def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(draft_sample, analyst_client):
     html = analyst_client.get("/positions/POSITION_1/").content.decode()
     doc002 = re.search(r'<tr data-document="DOC002">(.*?)</tr>', html, re.S).group(1)
     assert '<td class="num"><span class="muted">—</span></td>' in doc002  # no unfunded commitment in DOC002
@@ -414,7 +414,7 @@ def test_missing_entry_is_a_dash_and_cancelled_is_marked_excluded(sample, analys
     from documents import services
     from fundportal.domain.kinds import Kind
 
-    call = sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_2")
+    call = draft_sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_2")
     services.entry_put(entry=replace(call, status="Cancelled"), user="test")
     html = analyst_client.get("/documents/DOC001/").content.decode()
     row = re.search(r'<tr data-position="POSITION_2">(.*?)</tr>', html, re.S).group(1)

@@ -38,7 +38,7 @@ def _run(*args: str) -> str:
     return out.getvalue()
 
 
-def test_merge_moves_the_entries_and_prints_one_line(sample):
+def test_merge_moves_the_entries_and_prints_one_line(draft_sample):
     _typo()
     line = _run("merge", "POSITON_1", "--into", "POSITION_1", "--user", "ops")
     assert line == "POSITON_1 merged into POSITION_1: 1 entries moved in 2 transactions; POSITON_1 removed\n"
@@ -46,14 +46,14 @@ def test_merge_moves_the_entries_and_prints_one_line(sample):
     assert verify_positions().differences == []
 
 
-def test_a_refused_merge_is_one_clear_line_and_writes_nothing(sample):
+def test_a_refused_merge_is_one_clear_line_and_writes_nothing(draft_sample):
     _typo()
     with pytest.raises(CommandError, match=r"different investors: only a position of the same fund"):
         _run("merge", "POSITON_1", "--into", "POSITION_2")
     assert RegisterRepository().get("POSITON_1", consistent=True) is not None
 
 
-def test_remove_refuses_a_position_with_entries_then_removes_it_once_empty(sample):
+def test_remove_refuses_a_position_with_entries_then_removes_it_once_empty(draft_sample):
     _typo(investor_id="INVESTOR_9")
     with pytest.raises(CommandError, match="POSITON_1 still has 1 entries"):
         _run("remove", "POSITON_1")
@@ -64,7 +64,7 @@ def test_remove_refuses_a_position_with_entries_then_removes_it_once_empty(sampl
 
 
 @pytest.mark.coverage_as_granted
-def test_as_user_may_only_change_positions_of_funds_the_user_edits(sample):
+def test_as_user_may_only_change_positions_of_funds_the_user_edits(draft_sample):
     _typo()
     covering("reader", "FUND_A", can_edit=False)
     with pytest.raises(CommandError):
@@ -72,6 +72,6 @@ def test_as_user_may_only_change_positions_of_funds_the_user_edits(sample):
     assert RegisterRepository().get("POSITON_1", consistent=True) is not None
 
 
-def test_a_bad_position_id_is_one_line(sample):
+def test_a_bad_position_id_is_one_line(draft_sample):
     with pytest.raises(CommandError, match="Invalid position id"):
         _run("remove", "BAD#ID")

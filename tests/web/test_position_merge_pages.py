@@ -31,7 +31,7 @@ def _typo(investor_id: str = "INVESTOR_1") -> None:
     services.entry_record(entry=entry, user="typist")
 
 
-def test_the_position_page_offers_merge_and_remove_to_editors_only(sample, editor_client, analyst_client):
+def test_the_position_page_offers_merge_and_remove_to_editors_only(draft_sample, editor_client, analyst_client):
     _typo()
     html = editor_client.get("/positions/POSITON_1/").content.decode()
     assert 'href="/positions/POSITON_1/merge/"' in html and 'href="/positions/POSITON_1/remove/"' in html
@@ -40,7 +40,7 @@ def test_the_position_page_offers_merge_and_remove_to_editors_only(sample, edito
     assert analyst_client.get("/positions/POSITON_1/merge/").status_code == 403
 
 
-def test_an_editor_merges_the_typo_into_position_1_from_the_page(sample, editor_client):
+def test_an_editor_merges_the_typo_into_position_1_from_the_page(draft_sample, editor_client):
     _typo()
     page = editor_client.get("/positions/POSITON_1/merge/")
     assert page.status_code == 200 and 'data-testid="merge-candidates"' in page.content.decode()
@@ -53,7 +53,7 @@ def test_an_editor_merges_the_typo_into_position_1_from_the_page(sample, editor_
     assert verify_positions().differences == []
 
 
-def test_a_merge_into_another_investors_position_is_refused_on_the_page(sample, editor_client):
+def test_a_merge_into_another_investors_position_is_refused_on_the_page(draft_sample, editor_client):
     _typo()
     response = editor_client.post("/positions/POSITON_1/merge/", {"target": "POSITION_2"})
     html = response.content.decode()
@@ -63,13 +63,13 @@ def test_a_merge_into_another_investors_position_is_refused_on_the_page(sample, 
     assert RegisterRepository().get("POSITON_1", consistent=True) is not None
 
 
-def test_a_merge_into_an_unknown_position_says_so(sample, editor_client):
+def test_a_merge_into_an_unknown_position_says_so(draft_sample, editor_client):
     _typo()
     response = editor_client.post("/positions/POSITON_1/merge/", {"target": "NOPE"})
     assert response.status_code == 400 and "NOPE" in response.content.decode()
 
 
-def test_removing_a_position_with_entries_is_refused_on_the_page(sample, editor_client):
+def test_removing_a_position_with_entries_is_refused_on_the_page(draft_sample, editor_client):
     _typo()
     response = editor_client.post("/positions/POSITON_1/remove/")
     assert response.status_code == 409
@@ -77,7 +77,7 @@ def test_removing_a_position_with_entries_is_refused_on_the_page(sample, editor_
     assert RegisterRepository().get("POSITON_1", consistent=True) is not None
 
 
-def test_an_editor_removes_an_empty_position(sample, editor_client):
+def test_an_editor_removes_an_empty_position(draft_sample, editor_client):
     _typo(investor_id="INVESTOR_9")
     services.entry_remove(document_id="DOC001", kind=Kind.NAV, position_id="POSITON_1", user="typist")
     assert editor_client.get("/positions/POSITON_1/remove/").status_code == 200
@@ -89,7 +89,7 @@ def test_an_editor_removes_an_empty_position(sample, editor_client):
 
 
 @pytest.mark.coverage_as_granted
-def test_readers_and_other_funds_editors_may_not_merge_or_remove(sample):
+def test_readers_and_other_funds_editors_may_not_merge_or_remove(draft_sample):
     _typo()
     reader = covering("reader", "FUND_A", can_edit=False)
     other = covering("other", "FUND_B")

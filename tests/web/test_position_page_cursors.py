@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 
+from documents.approval import document_approve, document_submit
 from documents.services import entry_put, entry_remove
 from fundportal.domain.kinds import Kind
 
@@ -24,6 +25,11 @@ def _next(response) -> str:
     return re.search(r'href="(\?cursor=[^"]+)" rel="next"', response.content.decode()).group(1)
 
 
+def _approve_doc001() -> None:
+    document_submit(document_id="DOC001", user="someone")
+    document_approve(document_id="DOC001", user="checker")
+
+
 def test_a_kept_next_link_shows_the_totals_after_an_earlier_page_changed(
     sample, analyst_client, settings, django_assert_dynamodb_requests
 ):
@@ -33,6 +39,7 @@ def test_a_kept_next_link_shows_the_totals_after_an_earlier_page_changed(
     assert "Carried from earlier pages (USD) USD 500,000.00 USD 0.00" in _text(analyst_client.get(second))
     call = sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1", consistent=True)
     entry_put(entry=replace(call, amount=Decimal("1500000.00")), user="someone")
+    _approve_doc001()  # DOC001 is approved: the change counts once another user approves it
     with django_assert_dynamodb_requests(1, ["Query"]):
         kept = analyst_client.get(second)
     assert kept.status_code == 200
@@ -49,6 +56,7 @@ def test_a_kept_next_link_after_an_earlier_entry_was_removed_skips_no_row(sample
     second = f"{url}{_next(analyst_client.get(url))}"
     before = _text(analyst_client.get(second))
     entry_remove(document_id="DOC001", kind=Kind.CAPITAL_CALL, position_id="POSITION_1", user="someone")
+    _approve_doc001()
     after = _text(analyst_client.get(second))
     assert "Carried from earlier pages" in before and "Carried from earlier pages" not in after  # nothing before
     rows = lambda page: re.findall(r"DOC00\d \d{4}-\d{2}-\d{2}", page)  # noqa: E731

@@ -32,11 +32,14 @@ IDS = {"position_id": "POSITION_N", "fund_id": "FUND_N", "investor_id": "INVESTO
 
 
 def document(document_id: str, as_of: date, currency: str = "USD") -> None:
-    """A document approved before its entries are recorded: they count in the figures at once."""
+    """A draft document: its entries are recorded directly, and count once `approve`d."""
     services.document_create(
         document=Document(document_id=document_id, fund_id="FUND_N", as_of_date=as_of, currency=currency),
         user="seed",
     )
+
+
+def approve(document_id: str) -> None:
     approval.document_submit(document_id=document_id, user="seed")
     approval.document_approve(document_id=document_id, user="approver")
 
@@ -55,6 +58,8 @@ def valued(backend):
     record(CapitalCall, "DOCN2", 700_000)
     record(Distribution, "DOCN2", 50_000)
     record(NetAssetValue, "DOCN2", 1_120_000)
+    approve("DOCN1")
+    approve("DOCN2")
     register = RegisterRepository().get("POSITION_N")
     commitment_set(
         position_id="POSITION_N",
@@ -112,6 +117,7 @@ def test_reconcile_counts_the_roll_forward_only_when_strict(valued):
 def test_entries_in_another_currency_than_the_register_are_flagged(valued, analyst_client):
     document("DOCN3", date(2026, 3, 31), currency="EUR")
     record(Distribution, "DOCN3", 10_000, currency="EUR")
+    approve("DOCN3")
     position = flags(analyst_client.get("/positions/POSITION_N/"))
     # named once, by the entry (the register's own flag says the same without the document)
     assert [f for f in position if f[0] == "currency_mismatch"] == [

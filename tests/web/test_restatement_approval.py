@@ -128,15 +128,17 @@ def test_entry_writes_to_a_restating_document_wait_too(sample):
     assert called("POSITION_1") == Decimal(1_250_000)  # 500,000 + 750,000, approved
     assert entry(document_id="DOC002", kind=Kind.DISTRIBUTION, position_id="POSITION_1").restated.removed
     nav = NetAssetValue("DOC002", "POSITION_1", "FUND_A", "INVESTOR_1", Decimal(1), "Active")
-    with pytest.raises(RestatementRefused) as refused:
-        services.entry_record(entry=nav, user="ana")
-    assert "once it is approved" in describe(refused.value)
+    services.entry_record(entry=nav, user="ana")  # added: counts nothing until approved
+    assert entry(document_id="DOC002", kind=Kind.NAV, position_id="POSITION_1").restated.added
+    (figures,) = RegisterRepository().get("POSITION_1").figures()
+    assert figures.nav is None
     assert verify_positions().differences == []
 
     submit_and_approve()
     assert called("POSITION_1") == Decimal(1_260_000)
     (figures,) = RegisterRepository().get("POSITION_1").figures()
     assert figures.distributed.amount == Decimal(75_000)  # DOC002's 120,000 removed on approval
+    assert figures.nav.amount == Decimal(1)  # the added NAV, counted once approved
     assert verify_positions().differences == []
 
 
@@ -198,13 +200,15 @@ def test_an_entry_write_landing_before_the_approval_commits_refuses_the_approval
     assert verify_positions().differences == []
 
 
-def test_an_approval_landing_before_an_entry_write_makes_the_write_count_at_once(sample):
+def test_an_approval_landing_before_an_entry_write_makes_the_write_start_a_new_restatement(sample):
     restate_call(410_000)
     approval.document_submit(document_id="DOC002", user="ana")
     with just_before_next_transaction(lambda: approval.document_approve(document_id="DOC002", user="ben")):
-        change_call_directly(760_000, "cy")  # re-run on the approved document
-    assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_260_000), Decimal(710_000))
-    assert call_of("POSITION_1").restated is None
+        change_call_directly(760_000, "cy")  # re-run on the approved document: pending again
+    assert (called("POSITION_1"), called("POSITION_2")) == (Decimal(1_250_000), Decimal(710_000))
+    assert call_of("POSITION_1").restated.amount == Decimal(760_000)
+    document = document_header(document_id="DOC002")
+    assert document.restating and document.updated_by == "cy"
     assert verify_positions().differences == []
 
 

@@ -42,7 +42,9 @@ def command(*args: str, **options) -> None:
     call_command(*args, stdout=io.StringIO(), stderr=io.StringIO(), **options)
 
 
-def test_web_pages_edits_and_the_web_import_preview_stay_within_the_web_policy(sample, django_user_model, staff_client):
+def test_web_pages_edits_and_the_web_import_preview_stay_within_the_web_policy(
+    draft_sample, django_user_model, staff_client
+):
     editor = signed_in_editor(django_user_model, "role-editor")
     with instrumentation.collect() as web:
         for route in analyst_routes():

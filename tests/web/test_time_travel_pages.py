@@ -13,6 +13,7 @@ from decimal import Decimal
 import openpyxl
 import pytest
 
+from documents import approval
 from fundportal.domain.model import utcnow
 from fundportal.store.repositories.register import RegisterRepository
 from positions.services import commitment_set
@@ -202,6 +203,9 @@ def test_known_at_leaves_out_an_entry_recorded_later_and_composes_with_as_of(
         "amount": "445000",
     }
     assert editor_client.post("/documents/DOC001/entries/new/", nav).status_code == 302
+    # DOC001 is approved: the new NAV counts once another user approves it.
+    approval.document_submit(document_id="DOC001", user="editor")
+    approval.document_approve(document_id="DOC001", user="checker")
     with django_assert_dynamodb_requests(2, ["Query", "Query"]):  # the page's, the kept values'
         then = text(analyst_client.get(f"{PAGE}?as_of=2025-09-30&known_at={before}"))
     assert "USD 445,000.00" not in then

@@ -242,8 +242,8 @@ def test_existing_document_id_is_a_form_error(sample, editor_client):
 # --- position entries -------------------------------------------------------------------------
 
 
-def test_record_a_capital_call_for_a_new_position(sample, editor_client):
-    repo = sample.repository
+def test_record_a_capital_call_for_a_new_position(draft_sample, editor_client):
+    repo = draft_sample.repository
     called_before = totals().called.amount
     response = editor_client.post(url("entry_add", document_id="DOC001"), ENTRY, follow=True)
     page = response.content.decode()
@@ -255,21 +255,21 @@ def test_record_a_capital_call_for_a_new_position(sample, editor_client):
     assert (entry.updated_by, entry.currency, entry.due_date) == ("editor", "USD", date(2025, 10, 15))
     # Index keys were computed: both GSIs find the new entry.
     assert repo.entry_via_index(Kind.CAPITAL_CALL, "POSITION_3", "DOC001") == entry
-    assert [e.document_id for e in sample.positions.entries("POSITION_3")] == ["DOC001"]
+    assert [e.document_id for e in draft_sample.positions.entries("POSITION_3")] == ["DOC001"]
     [audit] = repo.audit_trail("DOC001")
     assert (audit.action, audit.target, audit.user) == ("create", "CapitalCall POSITION_3", "editor")
     assert audit.changes["amount"] == [None, Decimal("250000.50")]
 
 
-def test_recording_an_existing_entry_is_a_form_error(sample, editor_client):
+def test_recording_an_existing_entry_is_a_form_error(draft_sample, editor_client):
     response = editor_client.post(url("entry_add", document_id="DOC001"), {**ENTRY, "position_id": "POSITION_1"})
     assert response.status_code == 400
     assert "already exists in DOC001; change it instead" in response.content.decode()
-    assert sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(500000)
+    assert draft_sample.repository.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1").amount == Decimal(500000)
 
 
-def test_change_an_entry_recomputes_totals_and_audits_the_change(sample, editor_client):
-    repo = sample.repository
+def test_change_an_entry_recomputes_totals_and_audits_the_change(draft_sample, editor_client):
+    repo = draft_sample.repository
     form_page = editor_client.get(entry_url("entry_edit")).content.decode()
     assert 'value="500,000.00"' in form_page and "disabled" in form_page
     data = {
@@ -286,7 +286,7 @@ def test_change_an_entry_recomputes_totals_and_audits_the_change(sample, editor_
     assert (changed.amount, changed.status, changed.updated_by) == (Decimal(600000), "Completed", "editor")
     assert repo.entry_via_index(Kind.CAPITAL_CALL, "POSITION_1", "DOC001").amount == Decimal(600000)
     on_position_index = [
-        e for e in sample.positions.entries("POSITION_1", Kind.CAPITAL_CALL) if e.document_id == "DOC001"
+        e for e in draft_sample.positions.entries("POSITION_1", Kind.CAPITAL_CALL) if e.document_id == "DOC001"
     ]
     assert [e.amount for e in on_position_index] == [Decimal(600000)]
     [audit] = repo.audit_trail("DOC001")
@@ -296,7 +296,7 @@ def test_change_an_entry_recomputes_totals_and_audits_the_change(sample, editor_
     assert audit.changes["due_date"] == [None, "2025-10-15"]
 
 
-def test_cancelled_entry_leaves_the_totals(sample, editor_client):
+def test_cancelled_entry_leaves_the_totals(draft_sample, editor_client):
     data = {
         **ENTRY,
         "position_id": "POSITION_2",
@@ -308,8 +308,8 @@ def test_cancelled_entry_leaves_the_totals(sample, editor_client):
     assert totals().called.amount == Decimal(500000)
 
 
-def test_remove_asks_for_confirmation_then_deletes(sample, editor_client):
-    repo = sample.repository
+def test_remove_asks_for_confirmation_then_deletes(draft_sample, editor_client):
+    repo = draft_sample.repository
     confirm = editor_client.get(entry_url("entry_delete", "distribution", "POSITION_2"))
     assert confirm.status_code == 200
     assert "Remove Distribution for POSITION_2?" in confirm.content.decode()
@@ -320,7 +320,7 @@ def test_remove_asks_for_confirmation_then_deletes(sample, editor_client):
     assert totals().distributed.amount == Decimal(75000)
     with pytest.raises(NotFound):
         repo.entry_via_index(Kind.DISTRIBUTION, "POSITION_2", "DOC001")
-    assert "DOC001" not in [e.document_id for e in sample.positions.entries("POSITION_2", Kind.DISTRIBUTION)]
+    assert "DOC001" not in [e.document_id for e in draft_sample.positions.entries("POSITION_2", Kind.DISTRIBUTION)]
     [audit] = repo.audit_trail("DOC001")
     assert (audit.action, audit.changes["amount"]) == ("delete", [Decimal(45000), None])
 
@@ -349,9 +349,9 @@ def test_entry_in_a_missing_document_is_not_written(sample):
     assert sample.positions.entries("POSITION_3") == []
 
 
-def test_entry_changed_since_read_is_a_conflict(sample, monkeypatch):
+def test_entry_changed_since_read_is_a_conflict(draft_sample, monkeypatch):
     """The entry write is conditioned on the values the audit item records as 'before'."""
-    repo = sample.repository
+    repo = draft_sample.repository
     entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
     original_read = DocumentRepository.load_for_entry_with_register  # the write's one read
     raced = []
@@ -464,12 +464,12 @@ def test_restating_without_capital_activity_keeps_it_absent(sample, editor_clien
 # --- audit trail ------------------------------------------------------------------------------
 
 
-def test_audit_trail_records_who_when_and_what(sample, editor_client, analyst_client):
+def test_audit_trail_records_who_when_and_what(draft_sample, editor_client, analyst_client):
     started = utcnow()
     editor_client.post(url("entry_add", document_id="DOC001"), ENTRY)
     editor_client.post(url("restate", document_id="DOC001"), restate_data(2))
     editor_client.post(entry_url("entry_delete", "unfunded_commitment", "POSITION_1"))
-    trail = sample.repository.audit_trail("DOC001")
+    trail = draft_sample.repository.audit_trail("DOC001")
     assert [(a.action, a.target) for a in trail] == [
         ("delete", "UnfundedCommitment POSITION_1"),
         ("restate", "Document"),
@@ -489,7 +489,7 @@ def test_audit_trail_records_who_when_and_what(sample, editor_client, analyst_cl
 # --- request cost (as documented in the README) -----------------------------------------------
 
 
-def test_each_write_costs_the_documented_requests(sample, editor_client, django_assert_dynamodb_requests):
+def test_each_write_costs_the_documented_requests(draft_sample, editor_client, django_assert_dynamodb_requests):
     # A new position: also how its position and investor ids are already spelled (one Query each).
     with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "TransactWriteItems"]):
         assert editor_client.post(url("entry_add", document_id="DOC001"), ENTRY).status_code == 302
@@ -550,8 +550,8 @@ def test_resubmitted_restatement_is_applied_once(sample, editor_client):
     assert [a.action for a in repo.audit_trail("DOC001")] == ["restate"]
 
 
-def test_resubmitted_entry_change_is_applied_once(sample, editor_client):
-    repo = sample.repository
+def test_resubmitted_entry_change_is_applied_once(draft_sample, editor_client):
+    repo = draft_sample.repository
     page = editor_client.get(entry_url("entry_edit")).content.decode()
     data = _change_position_1(page)
     assert editor_client.post(entry_url("entry_edit"), data).status_code == 302
@@ -560,8 +560,8 @@ def test_resubmitted_entry_change_is_applied_once(sample, editor_client):
     assert len(repo.audit_trail("DOC001")) == 1
 
 
-def test_change_form_left_open_does_not_overwrite_a_colleague(sample, editor_client):
-    repo = sample.repository
+def test_change_form_left_open_does_not_overwrite_a_colleague(draft_sample, editor_client):
+    repo = draft_sample.repository
     page = editor_client.get(entry_url("entry_edit")).content.decode()
     colleague = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
     services.entry_put(entry=replace(colleague, amount=Decimal(510000)), user="alice")

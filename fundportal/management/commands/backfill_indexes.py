@@ -17,7 +17,8 @@ class Command(DynamoCommand):
     help = (
         "Recompute GSI_PK/GSI_SK, GSI2_PK/GSI2_SK, GSI3_PK/GSI3_SK and GSI5_PK/GSI5_SK (the document page "
         "index) of every fund item from its own data (a position register written before it left the "
-        "entity index loses its GSI_PK/GSI_SK), "
+        "entity index loses its GSI_PK/GSI_SK; an entry version kept before the position index held "
+        "versions gains its HIST#<position> keys), "
         "and write the search keys of the ids they name (documents, positions, funds, investors) "
         "(each item is parsed into its entity and its keys re-derived). A parallel Scan with --segments "
         "workers; an item is updated only when its index attributes differ, with a condition that it is "

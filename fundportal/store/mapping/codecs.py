@@ -202,13 +202,25 @@ def _restated_out(value: RestatedValue | None) -> dict[str, Any] | None:
         kept["DueDate"] = value.due_date.isoformat()
     if value.removed:
         kept["Removed"] = True
+    if value.added:
+        kept["Added"] = True
+    if value.updated_at is not None:
+        kept["UpdatedAt"] = value.updated_at.isoformat()
+    if value.updated_by:
+        kept["UpdatedBy"] = value.updated_by
     return kept
 
 
 def _restated_in(value: dict[str, Any]) -> RestatedValue:
     due = value.get("DueDate")
     return RestatedValue(
-        value["Amount"], value["Status"], date.fromisoformat(due) if due else None, bool(value.get("Removed"))
+        value["Amount"],
+        value["Status"],
+        date.fromisoformat(due) if due else None,
+        bool(value.get("Removed")),
+        bool(value.get("Added")),
+        datetime.fromisoformat(value["UpdatedAt"]) if value.get("UpdatedAt") else None,
+        value.get("UpdatedBy") or None,
     )
 
 

@@ -14,7 +14,7 @@ from fundportal.domain.entry_versions import EntryVersion
 
 from ..schema import POSITION_INDEX, TABLE
 from . import keys
-from .codecs import DATE, DATETIME, INTEGER, NUMBER, TEXT, Codec
+from .codecs import DATE, DATETIME, INTEGER, NUMBER, OPTIONAL_TEXT, TEXT, Codec
 from .entities import MAPS, Attribute, EntityMap
 
 ENTRY_VERSION_TYPE = "EntryVersion"
@@ -73,6 +73,7 @@ ENTRY_VERSION = EntityMap(
         Attribute("updated_by", "UpdatedBy"),
         Attribute("revision", "Revision", INTEGER, 1),
         Attribute("parts", "Parts", PARTS, ()),
+        Attribute("moved_to", "MovedTo", OPTIONAL_TEXT, ""),
     ),
     indexes={POSITION_INDEX: _position_keys},
     read_keys=_read_keys,
