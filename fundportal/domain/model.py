@@ -146,6 +146,9 @@ class RestatedValue:
     # value's, which the register ranks the latest NAV and unfunded by).
     updated_at: datetime | None = None
     updated_by: str | None = None
+    # The kind's own fields as restated (`entry_parts`: a split, a fee line...), as (name, value)
+    # pairs with those at their default left out; None: as the counted value holds them.
+    parts: tuple[tuple[str, Any], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +298,18 @@ def entry_parts(entry: PositionEntry) -> dict[str, Any]:
     """What an entry holds beyond every kind's fields: a call's fee and expense parts, a
     distribution's split, a fee line, a carry stage (names to values; empty for the other kinds)."""
     return {f.name: getattr(entry, f.name) for f in fields(entry) if f.name not in _COMMON_FIELDS}
+
+
+def set_parts(entry: PositionEntry) -> tuple[tuple[str, Any], ...]:
+    """`entry_parts` without those at their default (None, False), sorted: how they are kept."""
+    return tuple(sorted((k, v) for k, v in entry_parts(entry).items() if v is not None and v is not False))
+
+
+def with_parts(entry: PositionEntry, parts: tuple[tuple[str, Any], ...]) -> PositionEntry:
+    """`entry` holding exactly `parts` (as `set_parts` keeps them): any other part at its default."""
+    given = dict(parts)
+    values = {f.name: given.get(f.name, f.default) for f in fields(entry) if f.name not in _COMMON_FIELDS}
+    return replace(entry, **values) if values else entry
 
 
 _COMMON_FIELDS = frozenset(f.name for f in fields(PositionEntry))

@@ -23,7 +23,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from .entries import CANCELLED
-from .model import PositionEntry, RestatedValue
+from .model import PositionEntry, RestatedValue, set_parts, with_parts
 
 
 def shown(entry: PositionEntry) -> PositionEntry | None:
@@ -34,6 +34,8 @@ def shown(entry: PositionEntry) -> PositionEntry | None:
         return entry
     if restated.removed:
         return None
+    if restated.parts is not None:
+        entry = with_parts(entry, restated.parts)
     return replace(
         entry,
         amount=restated.amount,
@@ -50,6 +52,7 @@ def restated(before: PositionEntry, after: PositionEntry) -> PositionEntry:
     `after`'s value is held apart (with `after`'s who/when; the entry takes `after`'s revision
     and keeps the counted value's who/when, by which the register ranks it)."""
     added = before.restated is not None and before.restated.added
+    parts = set_parts(after)
     value = RestatedValue(
         after.amount,
         after.status,
@@ -57,6 +60,8 @@ def restated(before: PositionEntry, after: PositionEntry) -> PositionEntry:
         added=added,
         updated_at=after.updated_at,
         updated_by=after.updated_by,
+        # A changed split (fee line, carry stage...) waits with the amount; none kept if unchanged.
+        parts=None if parts == set_parts(before) else parts,
     )
     return replace(before, restated=value, revision=after.revision)
 

@@ -204,3 +204,30 @@ def test_the_draft_sample_counts_its_documents_apart_until_approved(draft_sample
         submit_and_approve(document_id)
     assert figures("POSITION_2").called.amount == Decimal(700_000)
     assert verify_positions().differences == []
+
+
+def test_a_restated_call_split_waits_for_approval_with_its_amount(sample):
+    before = call_of("POSITION_2")
+    split = replace(before, amount=Decimal(410_000), management_fee=Decimal(10_000), outside_commitment=True)
+    services.entry_change(entry=split, user="ana", expected_revision=before.revision)
+    held = call_of("POSITION_2")
+    # The counted call keeps its parts; the restated parts wait beside the restated amount.
+    assert (held.amount, held.management_fee, held.outside_commitment) == (Decimal(400_000), None, False)
+    assert dict(held.restated.parts) == {"management_fee": Decimal(10_000), "outside_commitment": True}
+    assert verify_positions().differences == []
+
+    submit_and_approve()
+    promoted = call_of("POSITION_2")
+    assert (promoted.amount, promoted.management_fee, promoted.outside_commitment) == (
+        Decimal(410_000),
+        Decimal(10_000),
+        True,
+    )
+    assert promoted.investment == Decimal(400_000)
+    assert verify_positions().differences == []
+
+
+def test_a_restatement_that_keeps_the_parts_stores_none(sample):
+    before = call_of("POSITION_2")
+    services.entry_change(entry=replace(before, amount=Decimal(410_000)), user="ana")
+    assert call_of("POSITION_2").restated.parts is None

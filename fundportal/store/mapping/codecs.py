@@ -208,6 +208,10 @@ def _restated_out(value: RestatedValue | None) -> dict[str, Any] | None:
         kept["UpdatedAt"] = value.updated_at.isoformat()
     if value.updated_by:
         kept["UpdatedBy"] = value.updated_by
+    if value.parts is not None:
+        kept["PartsSet"] = True  # the parts as restated, even when all are at their default
+        if value.parts:
+            kept["Parts"] = dict(value.parts)
     return kept
 
 
@@ -221,6 +225,7 @@ def _restated_in(value: dict[str, Any]) -> RestatedValue:
         bool(value.get("Added")),
         datetime.fromisoformat(value["UpdatedAt"]) if value.get("UpdatedAt") else None,
         value.get("UpdatedBy") or None,
+        tuple(sorted(value.get("Parts", {}).items())) if value.get("PartsSet") else None,
     )
 
 
