@@ -1,5 +1,5 @@
 """Synthetic fund documents, built as the project's entities (so the proper design's items and
-index keys come from mapping.to_item / keys.py, exactly as the portal writes them)."""
+index keys come from mapping.to_item / the key codec, exactly as the portal writes them)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A large document for the issue-15 tests: N positions (POSITION_1..N, natural order differs
 from string order), amounts that do not follow the position number, a few investors and
-statuses, written with the entities' own items (keys from keys.py)."""
+statuses, written with the entities' own items (keys from the key codec)."""
 
 from __future__ import annotations
 
