@@ -81,7 +81,7 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
     the investor index), plus the fund's catalog entry."""
     from fundportal.domain.figures import FiguresBuilder
     from fundportal.domain.model import NetAssetValue, PositionRegister
-    from fundportal.store.mapping.entities import FundCatalogEntry
+    from fundportal.store.mapping.companions import FundCatalogEntry
     from fundportal.store.repositories.summaries import shard_items
 
     on = as_of(0)

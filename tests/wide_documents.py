@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.store.mapping.entities import search_items_of
+from fundportal.store.mapping.companions import search_items_of
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_list import DocumentListRepository
 from fundportal.store.repositories.documents import document_items

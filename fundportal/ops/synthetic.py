@@ -44,7 +44,8 @@ from fundportal.domain.model import (
     PositionRegister,
     UnfundedCommitment,
 )
-from fundportal.store.mapping.entities import FundCatalogEntry, to_item
+from fundportal.store.mapping.companions import FundCatalogEntry
+from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories.documents import document_items
 from fundportal.store.repositories.summaries import shard_items, summary_shard_of
 
