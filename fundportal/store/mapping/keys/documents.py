@@ -6,11 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from fundportal.domain.kinds import (
-    Kind,
-    parse_month,
-    validate_id,
-)
+from fundportal.domain.kinds import Kind, parse_month, validate_id
 
 from .parts import _HIGH, AUDIT_PREFIX, LATEST, METADATA, MONTH_CATALOG_PK, MONTH_SHARD_PREFIX, SEP, _join
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from fundportal.domain.kinds import (
-    Kind,
-    validate_id,
-)
+from fundportal.domain.kinds import Kind, validate_id
 
 from .documents import entry_sk
 from .parts import SEP, _join

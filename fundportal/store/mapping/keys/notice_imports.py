@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from fundportal.domain.kinds import (
-    validate_checksum,
-    validate_marker,
-)
+from fundportal.domain.kinds import validate_checksum, validate_marker
 
 from .parts import _join
 

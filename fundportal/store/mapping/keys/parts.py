@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from fundportal.domain.kinds import (
-    Kind,
-)
+from fundportal.domain.kinds import Kind
 
 SEP = "#"
 LATEST = "LATEST"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from fundportal.domain.kinds import (
-    validate_id,
-)
+from fundportal.domain.kinds import validate_id
 
 from .documents import position_index_pk
 from .parts import AUDIT_PREFIX, SEP, _join

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from fundportal.domain.kinds import (
-    SearchKind,
-    normalise_search,
-    validate_id,
-)
+from fundportal.domain.kinds import SearchKind, normalise_search, validate_id
 
 from .parts import SEP, _join
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import zlib
 from datetime import date
 
-from fundportal.domain.kinds import (
-    validate_id,
-)
+from fundportal.domain.kinds import validate_id
 
 from .parts import SEP, _join
 
