@@ -1,5 +1,5 @@
 """Synthetic fund documents, built as the project's entities (so the proper design's items and
-index keys come from mapping.to_item / keys.py, exactly as the portal writes them)."""
+index keys come from mapping.to_item / the key codec, exactly as the portal writes them)."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
     the investor index), plus the fund's catalog entry."""
     from fundportal.domain.figures import FiguresBuilder
     from fundportal.domain.model import NetAssetValue, PositionRegister
-    from fundportal.store.mapping.entities import FundCatalogEntry
+    from fundportal.store.mapping.companions import FundCatalogEntry
     from fundportal.store.repositories.summaries import shard_items
 
     on = as_of(0)

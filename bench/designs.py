@@ -3,7 +3,7 @@ design (the portal's own table and repository), the position-centric design and 
 (Scan) design, each in its own table holding the same logical documents, as tables grow.
 
 The two alternative layouts exist only here, to be measured against; their key strings are
-built in this module (the portal's own keys come from fundportal/store/mapping/keys.py through the
+built in this module (the portal's own keys come from fundportal/store/mapping/keys/ through the
 entities). Every request goes through fundportal.store.gateway.call, so requests and read
 units are counted the same way for all three designs.
 """

@@ -13,7 +13,8 @@ from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.kinds import DRAFT
 from fundportal.domain.model import Document, PositionEntry
 from fundportal.ops.sample import sample_entities, sample_registers
-from fundportal.store.mapping.entities import FundCatalogEntry, MonthCatalogEntry, search_items_of_item, to_item
+from fundportal.store.mapping.companions import FundCatalogEntry, MonthCatalogEntry
+from fundportal.store.mapping.entities import search_items_of_item, to_item
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_list import DocumentListRepository
 from fundportal.store.repositories.summaries import shard_items

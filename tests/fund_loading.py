@@ -8,7 +8,8 @@ from decimal import Decimal
 from fundportal.domain.figures import FiguresBuilder
 from fundportal.domain.model import CapitalCall, PositionRegister
 from fundportal.store.gateway import TableGateway
-from fundportal.store.mapping.entities import FundCatalogEntry, to_item
+from fundportal.store.mapping.companions import FundCatalogEntry
+from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories.summaries import shard_items
 
 

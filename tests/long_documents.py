@@ -1,5 +1,5 @@
 """Long documents for the paging tests: N positions (LONG_00001.. in id order), a capital
-activity (the document's own figure), written with the entities' own items (keys from keys.py)."""
+activity (the document's own figure), written with the entities' own items (keys from the key codec)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A large document for the issue-15 tests: N positions (POSITION_1..N, natural order differs
 from string order), amounts that do not follow the position number, a few investors and
-statuses, written with the entities' own items (keys from keys.py)."""
+statuses, written with the entities' own items (keys from the key codec)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
-from fundportal.store.mapping.entities import search_items_of
+from fundportal.store.mapping.companions import search_items_of
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_list import DocumentListRepository
 from fundportal.store.repositories.documents import document_items

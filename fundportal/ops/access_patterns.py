@@ -57,7 +57,7 @@ class Pattern:
     request: str  # the request shape, as in DESIGN.md
     operation: str  # the DynamoDB operation that serves it
     index: str | None  # None = base table
-    key_condition: str  # template; placeholders filled from keys.py (see `key_values`)
+    key_condition: str  # template; placeholders filled from the key codec (see `key_values`)
     writes: bool = False
 
 
@@ -196,7 +196,7 @@ class PatternResult:
 
 
 def key_values(document_id: str, position_id: str, month: date | None = None) -> dict[str, str]:
-    """Concrete key strings for the catalog's templates, all built by keys.py."""
+    """Concrete key strings for the catalog's templates, all built by the key codec."""
     lo, hi = keys.history_range(Kind.DOCUMENT, None, None)
     entry_sks = [keys.entry_sk(kind, position_id) for kind in POSITION_KINDS]
     return {

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from fundportal.store.mapping.entities import MonthCatalogEntry, search_items_of_item, to_item
+from fundportal.store.mapping.companions import MonthCatalogEntry
+from fundportal.store.mapping.entities import search_items_of_item, to_item
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_list import DocumentListRepository
 

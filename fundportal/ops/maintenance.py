@@ -18,8 +18,9 @@ from fundportal.domain.model import PositionRegister
 from fundportal.store.client import table_name
 from fundportal.store.errors import ConditionFailed
 from fundportal.store.gateway import Condition, TableGateway
-from fundportal.store.mapping.entities import REGISTER_TYPE, entity_from_item, from_item, search_items_of_item, to_item
+from fundportal.store.mapping.entities import entity_from_item, from_item, search_items_of_item, to_item
 from fundportal.store.mapping.history import ENTRY_VERSION_TYPE
+from fundportal.store.mapping.register_maps import REGISTER_TYPE
 
 # Index attributes an entity's to_item() derives from its own fields.
 INDEX_ATTRIBUTES = ("GSI_PK", "GSI_SK", "GSI2_PK", "GSI2_SK", "GSI3_PK", "GSI3_SK", "GSI5_PK", "GSI5_SK")

@@ -23,7 +23,8 @@ from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import Document, PositionEntry, PositionRegister
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys
-from fundportal.store.mapping.entities import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE, from_item, to_item
+from fundportal.store.mapping.entities import from_item, to_item
+from fundportal.store.mapping.register_maps import LEGACY_INVESTOR_COPY_TYPE, REGISTER_TYPE
 from fundportal.store.repositories.documents import REQUEST_TOKEN
 from fundportal.store.repositories.imports import IMPORT_RUN_TYPE, ImportRun, marker_of_token
 from fundportal.store.repositories.register import RegisterRepository

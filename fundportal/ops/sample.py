@@ -135,7 +135,7 @@ def sample_registers() -> list[Any]:
 def sample_register_items() -> list[dict[str, Any]]:
     """The registers, FUND_A's catalog entry and its summary shards (one per shard its two
     positions fall in)."""
-    from fundportal.store.mapping.entities import FundCatalogEntry
+    from fundportal.store.mapping.companions import FundCatalogEntry
     from fundportal.store.repositories.summaries import shard_items
 
     registers = sample_registers()

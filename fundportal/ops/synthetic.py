@@ -2,7 +2,7 @@
 
 Every document gets its own `random.Random` derived from (seed, document number), so a seed
 always produces the same items, whatever order they are written in. Items are built by the
-entities (`repository.document_items`), so keys and index keys come from keys.py.
+entities (`repository.document_items`), so keys and index keys come from the key codec.
 
 Shape, for N documents, M positions per fund, K superseded versions and F funds:
 - funds FUND_A, FUND_B, ... each with M positions (Fund + Investor); investors are shared
@@ -44,7 +44,8 @@ from fundportal.domain.model import (
     PositionRegister,
     UnfundedCommitment,
 )
-from fundportal.store.mapping.entities import FundCatalogEntry, to_item
+from fundportal.store.mapping.companions import FundCatalogEntry
+from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories.documents import document_items
 from fundportal.store.repositories.summaries import shard_items, summary_shard_of
 

@@ -36,6 +36,9 @@ that is not a business rule lives here.
   the fund and investor pages can show a register as it stood at a past moment: a register
   costs `REGISTER_ACTIONS` actions of a transaction.
 - Leaving `with` without `commit()` discards the actions: nothing is written.
+
+The actions and their conditions are in `uow_actions`, a refused commit's typed errors in
+`uow_refusals`, a register write's cost and retries in `uow_registers`.
 """
 
 from __future__ import annotations
@@ -48,12 +51,12 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from fundportal.domain import summary as summary_rule
-from fundportal.domain.errors import AlreadyExists, Conflict, IdempotencyMismatch, NotFound
+from fundportal.domain.errors import IdempotencyMismatch
 from fundportal.domain.model import AuditEntry, PositionRegister
 from fundportal.domain.register_versions import RegisterVersion
 
 from . import gateway as table_gateway
-from .errors import DataLayerError, StoreUnavailable, TransactionCancelled
+from .errors import TransactionCancelled
 from .gateway import EXISTS, Condition, TableGateway
 from .mapping.companions import FundCatalogEntry, companion_name
 from .mapping.entities import companions_of
@@ -61,7 +64,7 @@ from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentReposit
 from .repositories.imports import ImportRepository
 from .repositories.register import RegisterRepository
 from .repositories.spellings import SpellingRepository
-from .repositories.summaries import SummaryDeltas, shard_count
+from .repositories.summaries import SummaryDeltas
 from .uow_actions import (
     ANY,
     NEW,
@@ -69,13 +72,14 @@ from .uow_actions import (
     Unchanged,
     condition_for,
     describe,
-    entity_of,
     in_approval,
     item_of,
     of_fund,
     request_hash,
     unchanged,
 )
+from .uow_refusals import RETRYABLE_REASONS, AlreadyApplied, TransactionRefusals
+from .uow_registers import REGISTER_ACTIONS, RegisterChanged, summary_actions, when_registers_move
 
 __all__ = [
     "ANY",
@@ -98,37 +102,10 @@ __all__ = [
 
 T = TypeVar("T")
 Key = tuple[str, str]
-
-REGISTER_ATTEMPTS = 8  # a write re-read and retried at most this many times when a register moved
-IN_FLIGHT_CHECKS = 4  # re-reads after DynamoDB refused a token whose first use may be in flight
-RETRYABLE_REASONS = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
 _UNSET: Any = object()
-REGISTER_ACTIONS = 2  # a register's put (or delete) and the version it keeps of what it replaced
 
 
-def summary_actions() -> int:
-    """The most fund-summary updates a transaction adds (one per shard of a fund): room a caller
-    packing a transaction near the 100-action limit keeps free."""
-    return shard_count()
-
-
-class RegisterChanged(DataLayerError):
-    """A position register moved between our read and our write (another writer's entry landed
-    first): re-read and recompute (`UnitOfWork.run` does, bounded)."""
-
-    def __init__(self, positions: tuple[str, ...] = ()) -> None:
-        self.positions = positions  # the positions whose registers moved
-        super().__init__(f"position registers moved: {', '.join(positions) or 'unnamed'}")
-
-
-class AlreadyApplied(Exception):
-    """This very request (same token, same values) already landed: `entity` is what it wrote."""
-
-    def __init__(self, entity: Any) -> None:
-        self.entity = entity
-
-
-class UnitOfWork:
+class UnitOfWork(TransactionRefusals):
     """Collects named actions and commits them as one transaction (see the module's docstring)."""
 
     def __init__(self, gateway: TableGateway | None = None) -> None:
@@ -316,103 +293,6 @@ class UnitOfWork:
             raise self._failure(error) from error
         self.committed = True
         self.actions = []
-
-    def _failure(self, error: TransactionCancelled | IdempotencyMismatch) -> Exception:
-        """The typed error of a refused transaction, tied to the action that failed (its
-        `action` names it and `entity` is what it wrote or checked)."""
-        if isinstance(error, IdempotencyMismatch):
-            failed = [a for a in [self._subject()] if a is not None]
-        else:
-            failed = [a for a, r in zip(self.actions, error.reasons, strict=False) if _refused(r)]
-        if not failed:
-            if isinstance(error, TransactionCancelled) and set(error.reasons) & RETRYABLE_REASONS:
-                return StoreUnavailable("the document is busy with other writes; try again")
-            return error
-        first = failed[0]
-        if first is self._subject() and self.form_token:
-            self._raise_if_landed(checks=IN_FLIGHT_CHECKS if isinstance(error, IdempotencyMismatch) else 1)
-        refusal = self._refusal(first, failed)
-        refusal.action, refusal.entity = first.name, first.entity  # type: ignore[attr-defined]
-        return refusal
-
-    def _refusal(self, action: Action, failed: list[Action]) -> Exception:
-        if action.refused is not None:
-            return action.refused()
-        if action.verb == "ConditionCheck":
-            return action.refused() if action.refused else NotFound(*describe(action.entity, action.key))
-        if isinstance(action.entity, PositionRegister):
-            return RegisterChanged(
-                tuple(a.entity.position_id for a in failed if isinstance(a.entity, PositionRegister))
-            )
-        if action.expect is NEW:
-            return AlreadyExists(*describe(action.entity, action.key))
-        return self._conflict(action)
-
-    def _conflict(self, action: Action) -> Conflict:
-        """Who changed the item, and when (one consistent GetItem)."""
-        what, key = describe(action.entity, action.key)
-        item = self.gateway.get(action.key, consistent=True)
-        now = entity_of(item) if item else None
-        expected = action.expect
-        if isinstance(expected, Unchanged):
-            expected = getattr(expected.entity, "revision", None)
-        if now is None:
-            return Conflict(what, key, None, None)
-        return Conflict(what, key, expected, now.revision, now.updated_by, now.updated_at)
-
-    def _subject(self) -> Action | None:
-        """The action the request is about: its stamped put, else its delete."""
-        return next((a for a in self.actions if a.stamped), None) or next(
-            (a for a in self.actions if a.verb == "Delete"), None
-        )
-
-    def _raise_if_landed(self, checks: int) -> None:
-        """A concurrent submission of this very request may have won, or still be in flight
-        (DynamoDB refuses a token whose first use is not finished): re-read and answer with it."""
-        subject = self._subject()
-        audit = next((a.entity for a in self.actions if isinstance(a.entity, AuditEntry)), None)
-        for attempt in range(checks):
-            if attempt:
-                table_gateway.backoff(attempt)
-            if subject is not None and subject.stamped:
-                item = self.gateway.get(subject.key, consistent=True)
-                if item and item.get(REQUEST_TOKEN) == self.token and item.get(REQUEST_HASH) == self.request_hash:
-                    raise AlreadyApplied(entity_of(item))
-            elif (
-                subject is not None
-                and audit is not None
-                and audit.document_id is not None
-                and self.removed(audit.document_id, audit.action)
-            ):
-                raise AlreadyApplied(subject.entity)
-
-    def removed(self, document_id: str, action: str = "delete") -> bool:
-        """The document's recent audit trail holds an `action` made with this form's token."""
-        if not self.form_token:
-            return False
-        trail = self.documents.audit_trail(document_id, limit=50)
-        return any(a.token == self.token and a.action == action for a in trail)
-
-
-def when_registers_move(
-    write: Callable[[], T], reread: Callable[[tuple[str, ...]], None] | None = None, attempts: int = REGISTER_ATTEMPTS
-) -> T:
-    """`write()`; when it raises RegisterChanged, `reread(moved positions)` and write again after a
-    backoff, at most `attempts` times in all."""
-    for attempt in range(attempts):
-        try:
-            return write()
-        except RegisterChanged as moved:
-            if attempt == attempts - 1:
-                raise
-            if reread is not None:
-                reread(moved.positions)
-            table_gateway.backoff(attempt)
-    raise AssertionError("unreachable")
-
-
-def _refused(reason: str) -> bool:
-    return reason == "ConditionalCheckFailed"
 
 
 class ImportUnitOfWork(UnitOfWork):

@@ -17,7 +17,9 @@ from fundportal.domain.records import FundRecord, InvestorRecord
 
 from .gateway import EXISTS, NOT_EXISTS, Condition
 from .mapping import entities as mapping
-from .mapping.entities import REGISTER_TYPE, entity_from_item, is_record_item, record_of_item
+from .mapping.entities import entity_from_item
+from .mapping.record_maps import is_record_item, record_of_item
+from .mapping.register_maps import REGISTER_TYPE
 
 Key = tuple[str, str]
 # Attributes a position entry must still have, as read, for a change or removal to apply.

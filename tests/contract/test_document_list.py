@@ -14,7 +14,8 @@ from fundportal.domain.errors import BadCursor
 from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind
 from fundportal.domain.model import Document
 from fundportal.store.instrumentation import collect
-from fundportal.store.mapping.entities import search_items_of, to_item
+from fundportal.store.mapping.companions import search_items_of
+from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_list import DocumentListRepository
 from fundportal.store.repositories.documents import document_items

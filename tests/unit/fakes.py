@@ -13,7 +13,8 @@ from fundportal.domain.kinds import Kind, SearchKind, parse_version_id
 from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
 from fundportal.store.gateway import TableGateway, check_size
 from fundportal.store.mapping import keys
-from fundportal.store.mapping.entities import MonthCatalogEntry, sort_key, to_item
+from fundportal.store.mapping.companions import MonthCatalogEntry
+from fundportal.store.mapping.entities import sort_key, to_item
 from fundportal.store.repositories import Loaded, PositionPage
 from fundportal.store.repositories.documents import DocumentOverview, DocumentSummary, PositionInDocument
 from fundportal.store.uow import ANY, NEW, Action, Unchanged, UnitOfWork, describe

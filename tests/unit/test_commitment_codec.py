@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from fundportal.domain.commitments import CommitmentChange, history_of
 from fundportal.domain.model import PositionRegister
-from fundportal.store.mapping.entities import REGISTER
+from fundportal.store.mapping.register_maps import REGISTER
 from fundportal.store.schema import POSITION_PROJECTION
 
 AT = datetime(2025, 11, 3, 14, 30, tzinfo=UTC)

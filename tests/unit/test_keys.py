@@ -1,4 +1,4 @@
-"""Property tests of the one key codec (fundportal/store/mapping/keys.py).
+"""Property tests of the one key codec (fundportal/store/mapping/keys/).
 
 Every key of DESIGN.md's table is built from validated ids and parses back to them; ids
 that could break a key are refused with InvalidId before any request; no SK prefix used

@@ -19,7 +19,8 @@ from fundportal.domain.records import (
     record_changes,
 )
 from fundportal.store.mapping import keys
-from fundportal.store.mapping.entities import from_item, is_record_item, record_of_item, to_item
+from fundportal.store.mapping.entities import from_item, to_item
+from fundportal.store.mapping.record_maps import is_record_item, record_of_item
 from fundportal.store.repositories.records import name_items
 
 

@@ -15,7 +15,8 @@ from fundportal.domain.entry_versions import EntryVersion
 from ..schema import POSITION_INDEX, TABLE
 from . import keys
 from .codecs import DATE, DATETIME, INTEGER, NUMBER, OPTIONAL_TEXT, TEXT, Codec
-from .entities import MAPS, Attribute, EntityMap
+from .entities import MAPS
+from .entity_map import Attribute, EntityMap
 
 ENTRY_VERSION_TYPE = "EntryVersion"
 FLAG = Codec(lambda v: True if v else None, bool)

@@ -20,7 +20,9 @@ from fundportal.domain.summary import Measure
 from ..schema import DOCUMENT_INDEX, INVESTOR_INDEX, TABLE
 from . import keys
 from .codecs import DATETIME, INTEGER, TEXT, Codec
-from .entities import MAPS, REGISTER, Attribute, EntityMap
+from .entities import MAPS
+from .entity_map import Attribute, EntityMap
+from .register_maps import REGISTER
 
 REGISTER_VERSION_TYPE = "RegisterVersion"
 # Attributes of the register item that are not its state: its keys and its fund page copy.

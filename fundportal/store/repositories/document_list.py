@@ -14,7 +14,8 @@ from fundportal.domain.model import Document
 
 from ..gateway import TableGateway
 from ..mapping import keys
-from ..mapping.entities import SearchItem, from_item, to_item
+from ..mapping.companions import SearchItem
+from ..mapping.entities import from_item, to_item
 from ..schema import MONTH_INDEX, TABLE
 from .documents import DocumentSummary
 

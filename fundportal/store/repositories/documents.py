@@ -17,13 +17,8 @@ from fundportal.domain.model import AuditEntry, CapitalActivity, Document, Posit
 from .. import cursor as cursors
 from ..gateway import TableGateway, check_size
 from ..mapping import keys
-from ..mapping.entities import (
-    MonthCatalogEntry,
-    entity_from_item,
-    from_item,
-    sort_key,
-    to_item,
-)
+from ..mapping.companions import MonthCatalogEntry
+from ..mapping.entities import entity_from_item, from_item, sort_key, to_item
 from ..schema import ENTITY_INDEX, MONTH_INDEX, TABLE
 from .document_models import DocumentOverview, DocumentSummary, Loaded, PositionInDocument
 from .register import register_key

@@ -12,7 +12,8 @@ from fundportal.domain.model import PositionEntry, PositionRegister
 from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
-from ..mapping.entities import from_item, is_register_item, to_item
+from ..mapping.entities import from_item, to_item
+from ..mapping.register_maps import is_register_item
 from ..schema import POSITION_INDEX, TABLE
 from .register import RegisterRepository
 

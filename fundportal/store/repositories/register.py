@@ -16,8 +16,9 @@ from fundportal.domain.register_versions import RegisterVersion
 from .. import cursor as cursors
 from ..gateway import TableGateway
 from ..mapping import keys
-from ..mapping.companions import register_companions
-from ..mapping.entities import FundCatalogEntry, from_item, is_record_item, record_of_item, to_item
+from ..mapping.companions import FundCatalogEntry, register_companions
+from ..mapping.entities import from_item, to_item
+from ..mapping.record_maps import is_record_item, record_of_item
 from ..mapping.register_history import replaced_at_text
 from ..schema import DOCUMENT_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
 
