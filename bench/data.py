@@ -79,7 +79,7 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
     """The position registers of a fund of `positions` positions (the fund page): each built
     by the portal's own accumulator from one document's entries, with a commitment and a NAV (in
     the investor index), plus the fund's catalog entry."""
-    from fundportal.domain.figures import FiguresBuilder
+    from fundportal.domain.figures_builder import FiguresBuilder
     from fundportal.domain.model import NetAssetValue, PositionRegister
     from fundportal.store.mapping.entities import FundCatalogEntry
     from fundportal.store.repositories.summaries import shard_items

@@ -30,7 +30,7 @@ from datetime import datetime
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import Conflict, NotFound, PositionChangeRefused
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import APPROVING, validate_id
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.store.repositories.positions import PositionRepository

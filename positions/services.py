@@ -23,7 +23,7 @@ from decimal import Decimal
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.commitments import CommitmentChange, with_change
 from fundportal.domain.errors import NotFound, PositionMismatch
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
 from fundportal.domain.money import money

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import DRAFT
 from fundportal.domain.model import Document, PositionEntry
 from fundportal.ops.sample import sample_entities, sample_registers

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.model import CapitalCall, PositionRegister
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping.entities import FundCatalogEntry, to_item

@@ -63,7 +63,7 @@ def load_long_document(
 def load_investor_positions(investor_id: str, positions: int, funds: tuple[str, ...] = ("FUND_P1", "FUND_P2")) -> None:
     """`positions` registers of one investor spread over `funds` (INV_POS_00001..), each with one
     called amount of n (the register's roll-up built from that entry, as a write would)."""
-    from fundportal.domain.figures import FiguresBuilder
+    from fundportal.domain.figures_builder import FiguresBuilder
     from fundportal.domain.model import PositionRegister
     from fundportal.store.repositories.register import RegisterRepository
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from .figures import FiguresBuilder
+from .figures_builder import FiguresBuilder
 from .model import PositionEntry
 from .time_travel import counts_by
 from .valuation import irr_as_of, value_as_of

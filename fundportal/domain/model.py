@@ -14,7 +14,8 @@ from moneyed import Money
 
 from .approval_times import Approvals, approved_again
 from .commitments import CommitmentChange, commitment_as_of, history_of
-from .figures import Figures, FiguresBuilder, percent_called
+from .figures import Figures
+from .figures_builder import FiguresBuilder
 from .kinds import (
     APPROVED,
     CARRY_ACCRUED,
@@ -26,6 +27,7 @@ from .kinds import (
     validate_id,
 )
 from .money import money
+from .ratios import percent_called
 from .valuation import irr_as_of, value_as_of
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import Document, PositionEntry, PositionRegister
 from fundportal.store.gateway import TableGateway

@@ -109,7 +109,7 @@ SAMPLE_COMMITMENTS = {"POSITION_1": Decimal(2_000_000), "POSITION_2": Decimal(1_
 
 
 def sample_registers() -> list[Any]:
-    from fundportal.domain.figures import FiguresBuilder
+    from fundportal.domain.figures_builder import FiguresBuilder
     from fundportal.domain.model import PositionEntry, PositionRegister
 
     registers = []

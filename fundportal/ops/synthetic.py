@@ -33,7 +33,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.model import (
     CapitalActivity,
     CapitalCall,

@@ -11,7 +11,7 @@ import pytest
 
 from documents import services
 from fundportal.domain import summary as rule
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister
 from fundportal.ops.register_repair import verify_positions

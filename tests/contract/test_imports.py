@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from documents import selectors
 from documents.services import document_create, entry_record
 from fundportal.domain.errors import AlreadyImported, NotFound
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue
 from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions

@@ -13,7 +13,7 @@ from urllib.parse import unquote
 import pytest
 
 from fundportal.domain.errors import BadCursor
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.store.instrumentation import collect

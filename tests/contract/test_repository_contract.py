@@ -21,7 +21,7 @@ import pytest
 from documents import services
 from documents.selectors import document_overview
 from fundportal.domain.errors import BadCursor, Conflict, InvalidId, ItemTooLarge, NotFound
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import (
     ENTRY_CLASSES,

@@ -10,7 +10,8 @@ import pytest
 
 from fundportal.domain import summary
 from fundportal.domain.errors import InvalidEntry
-from fundportal.domain.figures import FiguresBuilder, figures_by_currency, sum_figures
+from fundportal.domain.figures import sum_figures
+from fundportal.domain.figures_builder import FiguresBuilder, figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
 from fundportal.domain.model import (
     ENTRY_CLASSES,

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from fundportal.domain import summary
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.model import CapitalCall, NetAssetValue, PositionRegister
 from fundportal.domain.register_versions import (
     RegisterVersion,

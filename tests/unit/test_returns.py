@@ -10,9 +10,11 @@ from decimal import Decimal
 
 import pytest
 
-from fundportal.domain.figures import FiguresBuilder, percent_called, rvpi, sum_figures, tvpi
+from fundportal.domain.figures import sum_figures
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
 from fundportal.domain.money import money
+from fundportal.domain.ratios import percent_called, rvpi, tvpi
 from fundportal.domain.returns import as_percent, irr
 from fundportal.store.mapping.entities import from_item
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from documents import selectors
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
 from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
 from fundportal.domain.money import money

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
 from fundportal.domain.entry_versions import EntryVersion
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.known_at import entries_counted_at
 from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister, UnfundedCommitment
 from fundportal.domain.time_travel import (

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from fundportal.domain.figures import FiguresBuilder, sum_figures
+from fundportal.domain.figures import sum_figures
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import money

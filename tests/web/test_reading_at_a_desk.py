@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from documents import services
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.model import CapitalCall, Document, NetAssetValue, PositionRegister
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.register import RegisterRepository
