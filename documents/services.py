@@ -27,10 +27,12 @@ from typing import Any
 from documents import approved_edits, restatement
 from fundportal.domain import dates
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.audit_trail import AuditEntry, diff
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import AlreadyExists, Conflict, InvalidId, LeftoverEntries, NotFound, SpelledOtherwise
 from fundportal.domain.kinds import APPROVING, DRAFT, Kind, SearchKind, normalise_search
-from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, diff, entry_parts, utcnow
+from fundportal.domain.model import CapitalActivity, Document, utcnow
+from fundportal.domain.position_entries import PositionEntry, entry_parts
 from fundportal.domain.restatement import shown
 from fundportal.domain.statement_kinds import check_entry as check_kind_rules
 from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, of_fund, unchanged

@@ -18,8 +18,8 @@ from fundportal.domain.entries import counts
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.domain.ratios import percent_called
 from fundportal.domain.returns import as_percent
 from fundportal.domain.time_travel import counts_by, value_entries

@@ -40,7 +40,9 @@ from fundportal.domain.errors import (
     NotFound,
 )
 from fundportal.domain.kinds import import_marker, validate_id
-from fundportal.domain.model import PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import utcnow
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.errors import DataLayerError, TransactionCancelled
 from fundportal.store.repositories.imports import (
     ImportRepository,

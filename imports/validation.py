@@ -52,8 +52,9 @@ from fundportal.domain.kinds import (
     normalise_search,
     validate_id,
 )
-from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
+from fundportal.domain.model import Document
 from fundportal.domain.money import CURRENCIES
+from fundportal.domain.position_entries import ENTRY_CLASSES, PositionEntry
 from fundportal.messages import describe
 
 from . import entry_columns, guards

@@ -6,7 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from fundportal.domain.figures_builder import FiguresBuilder
-from fundportal.domain.model import CapitalCall, PositionRegister
+from fundportal.domain.position_entries import CapitalCall
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping.entities import FundCatalogEntry, to_item
 from fundportal.store.repositories.summaries import shard_items

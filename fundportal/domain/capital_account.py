@@ -41,9 +41,9 @@ from .entries import counts, rank
 from .figures import Figures, sum_figures
 from .figures_builder import FiguresBuilder
 from .kinds import Kind
-from .model import PositionEntry
 from .money import Money, money
 from .periods import Column, Period
+from .position_entries import PositionEntry
 from .ratios import dpi, rvpi, tvpi
 from .reconciliation import computed_unfunded
 from .returns import as_percent

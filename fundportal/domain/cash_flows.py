@@ -12,7 +12,7 @@ from datetime import date
 from decimal import Decimal
 
 from .figures_builder import FiguresBuilder
-from .model import PositionEntry
+from .position_entries import PositionEntry
 from .time_travel import counts_by
 from .valuation import irr_as_of, value_as_of
 

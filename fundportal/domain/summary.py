@@ -78,7 +78,7 @@ DATED = frozenset({CALL, DISTRIBUTION, NAV_ON, NAVS_ON, ROLL, *ACTIVITY_FIELDS})
 
 
 class RegisterLike(Protocol):
-    """What a contribution reads of a position register (`fundportal.domain.model.PositionRegister`)."""
+    """What a contribution reads of a position register (`fundportal.domain.position_register.PositionRegister`)."""
 
     @property
     def currency(self) -> str: ...

@@ -27,7 +27,7 @@ from .commitments import CommitmentChange, commitment_as_of
 from .figures import Figures
 from .figures_builder import FiguresBuilder
 from .kinds import Kind
-from .model import PositionEntry
+from .position_entries import PositionEntry
 from .valuation import irr_as_of, value_as_of
 
 _FLOW_KINDS = frozenset((Kind.CAPITAL_CALL, Kind.DISTRIBUTION))

@@ -12,7 +12,8 @@ import pytest
 from documents import selectors
 from documents.services import document_create, entry_record
 from fundportal.domain.errors import LeftoverEntries, NotFound, SpelledOtherwise
-from fundportal.domain.model import CapitalCall, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.messages import describe
 from imports import writing
 from imports.services import import_apply, import_prepare

@@ -15,7 +15,8 @@ from documents import selectors
 from documents.services import document_create, entry_record
 from fundportal.domain.errors import AlreadyImported, NotFound
 from fundportal.domain.figures_builder import figures_by_currency
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import TableGateway

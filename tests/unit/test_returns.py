@@ -155,7 +155,7 @@ def test_fund_totals_sum_navs_per_currency():
 def test_synthetic_positions_are_coherent_with_their_commitments():
     """seed_demo's synthetic data: several funds and investors, a register per position
     with its commitment, NAV statements, and called <= commitment."""
-    from fundportal.domain.model import PositionRegister
+    from fundportal.domain.position_register import PositionRegister
     from fundportal.ops.synthetic import SyntheticSpec, generate
 
     spec = SyntheticSpec(documents=24, positions=5, versions=0, funds=3, seed=7)

@@ -13,16 +13,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind
-from fundportal.domain.model import (
-    ENTRY_CLASSES,
-    AuditEntry,
-    CapitalActivity,
-    Document,
-    PositionEntry,
-    PositionRegister,
-    Versioned,
-)
+from fundportal.domain.model import CapitalActivity, Document, Versioned
+from fundportal.domain.position_entries import ENTRY_CLASSES, PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.records import FundRecord, InvestorRecord, RecordAudit
 
 from ..schema import (
