@@ -10,7 +10,8 @@ from decimal import Decimal
 import pytest
 
 from documents import selectors
-from documents.services import document_create, entry_record
+from documents.entry_writes import entry_record
+from documents.services import document_create
 from fundportal.domain.errors import LeftoverEntries, NotFound, SpelledOtherwise
 from fundportal.domain.model import Document
 from fundportal.domain.position_entries import CapitalCall

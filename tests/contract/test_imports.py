@@ -12,7 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from documents import selectors
-from documents.services import document_create, entry_record
+from documents.entry_writes import entry_record
+from documents.services import document_create
 from fundportal.domain.errors import AlreadyImported, NotFound
 from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.model import Document
