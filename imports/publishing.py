@@ -38,7 +38,7 @@ from fundportal.store.repositories.imports import (
 )
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 
-from .validation import DocumentPlan
+from .validation_values import DocumentPlan
 from .writing import PublishedElsewhere, Stamp, request_token
 
 PART_ACTION = "publishing part"

@@ -57,7 +57,8 @@ from . import guards
 from .pacing import import_pacing
 from .publishing import Publication, Publisher
 from .reader import FileError, RawRow, read_rows
-from .validation import ID_COLUMNS, Existing, Known, Registered, RowError, Validation, validate
+from .validation import ID_COLUMNS, validate
+from .validation_values import Existing, Known, Registered, RowError, Validation
 from .writing import (
     ExistingWriter,
     PublishedElsewhere,
