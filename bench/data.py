@@ -7,14 +7,8 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from fundportal.domain.model import (
-    CapitalActivity,
-    CapitalCall,
-    Distribution,
-    Document,
-    PositionEntry,
-    UnfundedCommitment,
-)
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, PositionEntry, UnfundedCommitment
 from fundportal.store.mapping import entities as mapping
 from fundportal.store.repositories.documents import document_items
 from fundportal.store.serialization import to_item
@@ -79,8 +73,9 @@ def fund_registers(fund_id: str, positions: int) -> list[dict[str, Any]]:
     """The position registers of a fund of `positions` positions (the fund page): each built
     by the portal's own accumulator from one document's entries, with a commitment and a NAV (in
     the investor index), plus the fund's catalog entry."""
-    from fundportal.domain.figures import FiguresBuilder
-    from fundportal.domain.model import NetAssetValue, PositionRegister
+    from fundportal.domain.figures_builder import FiguresBuilder
+    from fundportal.domain.position_entries import NetAssetValue
+    from fundportal.domain.position_register import PositionRegister
     from fundportal.store.mapping.companions import FundCatalogEntry
     from fundportal.store.repositories.summaries import shard_items
 

@@ -236,7 +236,8 @@ def fund_list(endpoint: str, funds: int, positions: int, table: str = "hot_funds
 
 def editors(saves_each: int, table: str = "hot_editors") -> dict:
     from documents import services
-    from fundportal.domain.model import CapitalCall, Document
+    from fundportal.domain.model import Document
+    from fundportal.domain.position_entries import CapitalCall
 
     with fresh_table(table):
         for n in range(saves_each):

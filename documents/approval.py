@@ -27,10 +27,13 @@ from dataclasses import replace
 
 from documents import restatement
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.entry_versions import instant
 from fundportal.domain.errors import ApprovalRefused, Conflict, NotFound, NotPermitted
 from fundportal.domain.kinds import APPROVED, APPROVING, DRAFT, SUBMITTED
-from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import Document, utcnow
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS
 from fundportal.store.uow import EXISTS, NEW, REGISTER_ACTIONS, UnitOfWork, in_approval, summary_actions
 from positions import services as position_services

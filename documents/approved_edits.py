@@ -28,7 +28,9 @@ from datetime import datetime
 from documents import restatement
 from fundportal.domain.errors import RestatementRefused
 from fundportal.domain.kinds import DRAFT
-from fundportal.domain.model import Document, PositionEntry, PositionRegister
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.restatement import added, restated
 from fundportal.store.uow import NEW, UnitOfWork
 

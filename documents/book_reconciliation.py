@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import Figures, figures_by_currency
+from fundportal.domain.figures import Figures
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import validate_id
-from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.reconciliation import (
     Flag,
     activity_flags,

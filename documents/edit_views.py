@@ -29,8 +29,9 @@ from fundportal.domain.errors import (
     SpelledOtherwise,
 )
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import Document, PositionEntry
+from fundportal.domain.model import Document
 from fundportal.domain.money import format_money
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.domain.restatement import shown
 from fundportal.messages import describe as describe_error
 from fundportal.web.cells import KIND_LABELS

@@ -23,8 +23,9 @@ from fundportal.domain.kinds import (
     Kind,
     validate_id,
 )
-from fundportal.domain.model import ENTRY_CLASSES, CapitalActivity, Document, PositionEntry, entry_parts
+from fundportal.domain.model import CapitalActivity, Document
 from fundportal.domain.money import CURRENCIES
+from fundportal.domain.position_entries import ENTRY_CLASSES, PositionEntry, entry_parts
 from fundportal.domain.restatement import shown
 from fundportal.domain.statement_kinds import check_entry
 from fundportal.messages import describe

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from moneyed import Money
 
-from fundportal.domain.model import CapitalActivity, Document, PositionEntry
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.domain.reconciliation import activity_flags, document_calls, entry_flags
 from fundportal.web.flags import FlagList, flag_lines
 

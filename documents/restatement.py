@@ -20,7 +20,9 @@ from datetime import datetime
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import RestatementRefused
 from fundportal.domain.kinds import DRAFT
-from fundportal.domain.model import Document, PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import Document, utcnow
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.restatement import promoted, restated, restated_removal, shown
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS
 from fundportal.store.uow import NEW, REGISTER_ACTIONS, UnitOfWork, unchanged

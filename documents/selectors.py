@@ -15,10 +15,12 @@ from django.urls import reverse
 from documents.reconciliation import DocumentReconciliation, document_reconciliation
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import Figures, figures_by_currency, sum_figures
+from fundportal.domain.figures import Figures, sum_figures
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS, Kind, version_id
-from fundportal.domain.model import CapitalActivity, Document, PositionEntry
+from fundportal.domain.model import CapitalActivity, Document
 from fundportal.domain.money import format_money, format_ratio
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_models import DocumentOverview, PositionInDocument
 from fundportal.web.cells import KIND_LABELS, EntryCell, cells

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 
 from fundportal.domain.amounts import excel_format
 from fundportal.domain.capital_account import ACTIVITY, BALANCE, DETAIL, CurrencyAccount
-from fundportal.domain.figures import dpi, rvpi, tvpi
+from fundportal.domain.ratios import dpi, rvpi, tvpi
 
 from .capital_account import CapitalAccountStatement, PositionAccount
 from .writers import PERCENT_FORMAT, RATIO_FORMAT, neutralised

@@ -20,8 +20,9 @@ from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.allocation import Purpose, UnfundedChange, unfunded_around
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import Document, PositionRegister
+from fundportal.domain.model import Document
 from fundportal.domain.money import Money
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_models import PositionInDocument

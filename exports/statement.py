@@ -16,10 +16,11 @@ from django.template.loader import render_to_string
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.entries import counts
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import Figures, percent_called
+from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import Money
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.ratios import percent_called
 from fundportal.domain.returns import as_percent
 from fundportal.domain.time_travel import counts_by, value_entries
 from fundportal.store.repositories import PositionRepository

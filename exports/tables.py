@@ -16,10 +16,11 @@ from typing import Any
 
 from documents.selectors import DocumentPage, PositionRow
 from fundportal.domain.cash_flows import CashFlowSchedule
-from fundportal.domain.figures import Figures, called_fraction, dpi, ratio, rvpi, tvpi
+from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.model import Document
 from fundportal.domain.ordering import natural_key
+from fundportal.domain.ratios import called_fraction, dpi, ratio, rvpi, tvpi
 from fundportal.domain.records import RecordNames
 from fundportal.web.cells import EntryCell
 

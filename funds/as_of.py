@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import date
 
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.time_travel import TimeTravel
 from funds.selectors import GroupPage, TotalLine, position_lines, totals

@@ -20,7 +20,7 @@ from typing import Any
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import validate_id
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.records import InvestorRecord
 from fundportal.domain.register_versions import registers_known_at
 from fundportal.domain.time_travel import valuation_date

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.register_versions import RegisterVersion, changed_after, registers_known_at
 from fundportal.store.repositories.register import RegisterRepository
 

@@ -22,11 +22,12 @@ from moneyed import Money
 
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import Figures, percent_called, sum_figures
+from fundportal.domain.figures import Figures, sum_figures
 from fundportal.domain.kinds import validate_id
-from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import format_money, format_percent, format_ratio, zero
 from fundportal.domain.ordering import natural_key
+from fundportal.domain.position_register import PositionRegister
+from fundportal.domain.ratios import percent_called
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
 from fundportal.domain.records import FundRecord, InvestorRecord
 from fundportal.domain.register_versions import RegisterVersion, registers_known_at, summary_known_at

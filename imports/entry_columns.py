@@ -23,7 +23,7 @@ from typing import Any
 from fundportal.domain.amounts import AmountError, number_cell_amount, parse_amount
 from fundportal.domain.errors import InvalidEntry
 from fundportal.domain.kinds import CARRY_ACCRUED, CARRY_STAGES, FEE_GROSS, FEE_LINES, Kind
-from fundportal.domain.model import ENTRY_CLASSES
+from fundportal.domain.position_entries import ENTRY_CLASSES
 from fundportal.domain.statement_kinds import check_entry
 from fundportal.messages import describe
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from fundportal.domain.model import PositionEntry
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS, ImportRepository
 from fundportal.store.uow import ImportUnitOfWork
 

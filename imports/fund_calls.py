@@ -44,8 +44,8 @@ from fundportal.domain.allocation import (
 from fundportal.domain.amounts import AmountError, parse_amount, plain_amount
 from fundportal.domain.errors import AllocationRefused, AlreadyImported, NotFound
 from fundportal.domain.kinds import validate_id
-from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import money
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.store.repositories.imports import ImportRepository
 from fundportal.store.repositories.register import RegisterRepository

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import AlreadyExists
-from fundportal.domain.model import AuditEntry
 from fundportal.store.repositories.imports import (
     MAX_TRANSACTION_ITEMS,
     UNPUBLISHED,
@@ -38,7 +38,7 @@ from fundportal.store.repositories.imports import (
 )
 from fundportal.store.uow import EXISTS, NEW, UnitOfWork
 
-from .validation import DocumentPlan
+from .validation_values import DocumentPlan
 from .writing import PublishedElsewhere, Stamp, request_token
 
 PART_ACTION = "publishing part"

@@ -40,7 +40,9 @@ from fundportal.domain.errors import (
     NotFound,
 )
 from fundportal.domain.kinds import import_marker, validate_id
-from fundportal.domain.model import PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import utcnow
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.errors import DataLayerError, TransactionCancelled
 from fundportal.store.repositories.imports import (
     ImportRepository,
@@ -55,7 +57,8 @@ from . import guards
 from .pacing import import_pacing
 from .publishing import Publication, Publisher
 from .reader import FileError, RawRow, read_rows
-from .validation import ID_COLUMNS, Existing, Known, Registered, RowError, Validation, validate
+from .validation import ID_COLUMNS, validate
+from .validation_values import Existing, Known, Registered, RowError, Validation
 from .writing import (
     ExistingWriter,
     PublishedElsewhere,

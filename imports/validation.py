@@ -4,7 +4,7 @@ Pure: it reads nothing. `validate(rows, known, token)` gets the file's rows and 
 holds (`Known`: the documents named, their entries, the position register) and returns every
 row's result and, when no row is bad, what to write. Rules:
 
-- each cell: ids (keys.validate_id), dates (YYYY-MM-DD only, 1900-2100), currency, kind
+- each cell (`imports.row_parsing`): ids (keys.validate_id), dates (YYYY-MM-DD only, 1900-2100), currency, kind
   (`capital_call`, `distribution`, `unfunded_commitment`, `nav`, `management_fee`,
   `partnership_expense`, `realized_gain`, `unrealized_gain`, `carried_interest`), status, amount
   (digits 0-9, thousands separators allowed, exactly the currency's decimals; an XLSX number cell
@@ -31,36 +31,18 @@ row's result and, when no row is bad, what to write. Rules:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import date
-from decimal import Decimal
-from typing import Any
 
-from documents.forms import RESERVED_DOCUMENT_IDS
-from fundportal.domain import dates
-from fundportal.domain.amounts import AmountError
-from fundportal.domain.errors import InvalidId
-from fundportal.domain.kinds import (
-    DOCUMENT_TYPES,
-    ENTRY_STATUSES,
-    POSITION_KINDS,
-    SUBMITTED,
-    Kind,
-    SearchKind,
-    normalise_search,
-    validate_id,
-)
-from fundportal.domain.model import ENTRY_CLASSES, Document, PositionEntry
-from fundportal.domain.money import CURRENCIES
-from fundportal.messages import describe
+from fundportal.domain.kinds import DOCUMENT_TYPES, SUBMITTED, Kind, SearchKind, normalise_search
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import ENTRY_CLASSES
 
-from . import entry_columns, guards
+from . import guards
 from .reader import RawRow
-from .totals import ControlTotal, control_totals
+from .row_parsing import Parsed, parse_row
+from .totals import control_totals
+from .validation_values import DocumentPlan, Known, RowError, RowResult, Validation
 
-KINDS = {kind.slug: kind for kind in POSITION_KINDS}
 MAX_DOCUMENTS = 25  # one publishing transaction holds every document of the file
 HEADER_COLUMNS = ("title", "fund_id", "as_of_date", "currency")
 # The id columns and what the table's search items call them (an id differing only by case
@@ -71,182 +53,6 @@ ID_COLUMNS = (
     ("fund_id", SearchKind.FUND, "fund id"),
     ("investor_id", SearchKind.INVESTOR, "investor id"),
 )
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-@dataclass(frozen=True, slots=True)
-class RowError:
-    row: int  # spreadsheet row number (0: the file as a whole)
-    column: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Registered:
-    """What validation needs of a registered position."""
-
-    fund_id: str
-    investor_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class Existing:
-    """An entry already in the table and the token of the write that made it."""
-
-    entry: PositionEntry
-    token: str | None
-
-
-@dataclass
-class Known:
-    """What the table holds for the file's documents and positions (read before validating)."""
-
-    documents: dict[str, Document] = field(default_factory=dict)
-    entries: dict[str, dict[tuple[Kind, str], Existing]] = field(default_factory=dict)
-    registers: dict[str, Registered] = field(default_factory=dict)
-    # (kind, lower-cased id) -> the ids of that kind in the table spelled that way in any case
-    spellings: dict[tuple[SearchKind, str], set[str]] = field(default_factory=dict)
-    # fund -> the positions registered in it, for the funds where a row names a position that is
-    # neither registered nor opened by the file (`guards.funds_to_read`)
-    fund_positions: dict[str, set[str]] = field(default_factory=dict)
-
-
-@dataclass
-class DocumentPlan:
-    document: Document
-    is_new: bool
-    entries: list[PositionEntry] = field(default_factory=list)  # still to write
-    already: int = 0  # rows an earlier run of this file wrote
-    landed: list[PositionEntry] = field(default_factory=list)  # those rows' entries, as stored
-    rows: int = 0
-
-
-@dataclass
-class RowResult:
-    row: RawRow
-    errors: list[RowError] = field(default_factory=list)
-    already: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-
-@dataclass
-class Validation:
-    results: list[RowResult]
-    file_errors: list[RowError]
-    plans: list[DocumentPlan]
-    totals: list[ControlTotal]
-
-    @property
-    def errors(self) -> list[RowError]:
-        return [*self.file_errors, *(e for r in self.results for e in r.errors)]
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    @property
-    def to_write(self) -> int:
-        return sum(len(p.entries) for p in self.plans)
-
-    @property
-    def already(self) -> int:
-        return sum(p.already for p in self.plans)
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    document_id: str
-    title: str
-    fund_id: str
-    as_of_date: date
-    currency: str
-    position_id: str
-    investor_id: str
-    kind: Kind
-    amount: Decimal
-    status: str
-    due_date: date | None
-    new_position: bool = False
-    document_type: str | None = None
-    parts: dict[str, Any] = field(default_factory=dict)  # the kind's own fields (`entry_columns`)
-
-
-def parse_row(row: RawRow) -> tuple[Parsed | None, list[RowError]]:
-    """One row's cells; every bad cell is reported, not only the first."""
-    v, errors = row.values, []
-    out: dict[str, Any] = {}
-
-    def bad(column: str, reason: str) -> None:
-        errors.append(RowError(row.number, column, reason))
-
-    for column, what in (
-        ("document_id", "document id"),
-        ("fund_id", "fund id"),
-        ("position_id", "position id"),
-        ("investor_id", "investor id"),
-    ):
-        try:
-            out[column] = validate_id(v[column], what)
-        except InvalidId as error:
-            bad(column, describe(error) if v[column] else f"The {what} is missing.")
-    if out.get("document_id", "").lower() in RESERVED_DOCUMENT_IDS:
-        bad("document_id", f"'{out.pop('document_id')}' is reserved; choose another document id.")
-    title = v["title"].strip()
-    if not title or len(title) > 200:
-        bad("title", "The title is missing." if not title else "The title is longer than 200 characters.")
-    out["title"] = title
-    for column, required in (("as_of_date", True), ("due_date", False)):
-        out[column] = _date(v[column], column, required, bad)
-    currency = v["currency"].strip().upper()
-    if currency not in CURRENCIES:
-        bad("currency", f"'{v['currency'][:20]}' is not one of {', '.join(CURRENCIES)}.")
-    out["currency"] = currency
-    kind = KINDS.get(v["kind"].strip().lower())
-    if kind is None:
-        bad("kind", f"'{v['kind'][:40]}' is not one of {', '.join(KINDS)}.")
-    out["kind"] = kind
-    status = next((s for s in ENTRY_STATUSES if s.lower() == v["status"].strip().lower()), None)
-    if status is None:
-        bad("status", f"'{v['status'][:40]}' is not one of {', '.join(ENTRY_STATUSES)}.")
-    out["status"] = status
-    if currency in CURRENCIES:
-        try:
-            out["amount"] = entry_columns.signed_amount(v["amount"], currency, "amount" in row.numeric, kind)
-        except (AmountError, ValueError) as error:
-            bad("amount", str(error))
-        out["parts"] = entry_columns.parse_parts(v, row.numeric, kind, currency, bad)
-        if not errors and kind is not None:
-            entry_columns.check_row(kind, out["amount"], currency, out["parts"], bad)
-    for column, read in (("new_position", guards.opens_new), ("document_type", guards.document_type_of)):
-        try:
-            out[column] = read(v.get(column, ""))
-        except ValueError as error:
-            bad(column, str(error))
-    if errors:
-        return None, errors
-    return Parsed(**out), []
-
-
-def _date(text: str, column: str, required: bool, bad: Callable[[str, str], None]) -> date | None:
-    text = text.strip()
-    if not text:
-        if required:
-            bad(column, "The date is missing.")
-        return None
-    try:
-        if not _ISO_DATE.fullmatch(text):  # fromisoformat also takes 2026-W01-1 and 20260430
-            raise ValueError(text)
-        value = date.fromisoformat(text)
-    except ValueError:
-        bad(column, f"'{text[:40]}' is not a date; write it as YYYY-MM-DD with digits 0-9, like 2026-03-31.")
-        return None
-    if not dates.in_range(value):
-        bad(column, dates.range_message("date"))
-        return None
-    return value
 
 
 def validate(rows: list[RawRow], known: Known, token: str) -> Validation:

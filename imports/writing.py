@@ -26,7 +26,8 @@ from datetime import datetime
 from typing import Any
 
 from fundportal.domain.errors import AlreadyExists, ImportConflict
-from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS, UNPUBLISHED, ImportRepository, ImportRun
 from fundportal.store.repositories.summaries import shard_count as summary_shard_count
 from fundportal.store.repositories.summaries import summary_shard_of

@@ -13,10 +13,12 @@ from datetime import date, datetime
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.commitments import CommitmentChange, change_in_effect, history_of
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import FiguresBuilder, percent_called
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.known_at import entries_counted_at
-from fundportal.domain.model import PositionEntry, PositionRegister
 from fundportal.domain.money import Money, money
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
+from fundportal.domain.ratios import percent_called
 from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.domain.returns import as_percent
 from fundportal.domain.time_travel import (

@@ -17,8 +17,9 @@ from fundportal.domain import dates
 from fundportal.domain.commitments import REASON_MAX_LENGTH
 from fundportal.domain.errors import InvalidCommitmentChange
 from fundportal.domain.kinds import validate_id
-from fundportal.domain.model import PositionRegister, utcnow
+from fundportal.domain.model import utcnow
 from fundportal.domain.money import format_money, money
+from fundportal.domain.position_register import PositionRegister
 from fundportal.messages import describe
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.uow import RegisterChanged

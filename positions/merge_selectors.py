@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import validate_id
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories.register import RegisterRepository
 
 

@@ -28,11 +28,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import Conflict, NotFound, PositionChangeRefused
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import APPROVING, validate_id
-from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import Document, utcnow
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories.positions import PositionRepository
 from fundportal.store.uow import EXISTS, NEW, REGISTER_ACTIONS, RegisterChanged, UnitOfWork, in_approval, unchanged
 

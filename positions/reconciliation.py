@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.reconciliation import Flag, entry_flags, nav_roll_forward, unnamed
 from fundportal.web.flags import FlagList, flag_lines
 from funds.reconciliation import GroupReconciliation, Line, group_reconciliation

@@ -18,10 +18,13 @@ from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.commitments import change_in_effect
 from fundportal.domain.entries import CANCELLED
 from fundportal.domain.errors import BadCursor, NotFound
-from fundportal.domain.figures import Figures, FiguresBuilder
+from fundportal.domain.figures import Figures
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
-from fundportal.domain.model import PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import utcnow
 from fundportal.domain.money import Money, money
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells

@@ -21,12 +21,15 @@ from datetime import date
 from decimal import Decimal
 
 from fundportal.domain.access import OPERATOR, AccessScope
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.commitments import CommitmentChange, with_change
 from fundportal.domain.errors import NotFound, PositionMismatch
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import AuditEntry, Document, PositionEntry, PositionRegister, utcnow
+from fundportal.domain.model import Document, utcnow
 from fundportal.domain.money import money
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.uow import NEW, RegisterChanged, UnitOfWork
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import DRAFT
-from fundportal.domain.model import Document, PositionEntry
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.ops.sample import sample_entities, sample_registers
 from fundportal.store.mapping.companions import FundCatalogEntry, MonthCatalogEntry
 from fundportal.store.mapping.entities import search_items_of_item, to_item

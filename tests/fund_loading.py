@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.model import CapitalCall, PositionRegister
+from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.position_entries import CapitalCall
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping.companions import FundCatalogEntry
 from fundportal.store.mapping.entities import to_item

@@ -6,14 +6,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from fundportal.domain.model import (
-    CapitalActivity,
-    CapitalCall,
-    Distribution,
-    Document,
-    NetAssetValue,
-    UnfundedCommitment,
-)
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.documents import document_items
 
@@ -63,8 +57,8 @@ def load_long_document(
 def load_investor_positions(investor_id: str, positions: int, funds: tuple[str, ...] = ("FUND_P1", "FUND_P2")) -> None:
     """`positions` registers of one investor spread over `funds` (INV_POS_00001..), each with one
     called amount of n (the register's roll-up built from that entry, as a write would)."""
-    from fundportal.domain.figures import FiguresBuilder
-    from fundportal.domain.model import PositionRegister
+    from fundportal.domain.figures_builder import FiguresBuilder
+    from fundportal.domain.position_register import PositionRegister
     from fundportal.store.repositories.register import RegisterRepository
 
     repository = RegisterRepository()

@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, UnfundedCommitment
 from fundportal.store.mapping.companions import search_items_of
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.document_list import DocumentListRepository

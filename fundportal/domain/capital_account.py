@@ -38,11 +38,13 @@ from decimal import Decimal
 
 from .commitments import CommitmentChange, commitment_as_of
 from .entries import counts, rank
-from .figures import Figures, FiguresBuilder, dpi, rvpi, sum_figures, tvpi
+from .figures import Figures, sum_figures
+from .figures_builder import FiguresBuilder
 from .kinds import Kind
-from .model import PositionEntry
 from .money import Money, money
 from .periods import Column, Period
+from .position_entries import PositionEntry
+from .ratios import dpi, rvpi, tvpi
 from .reconciliation import computed_unfunded
 from .returns import as_percent
 from .statement_kinds import activity_of

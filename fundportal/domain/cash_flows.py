@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from .figures import FiguresBuilder
-from .model import PositionEntry
+from .figures_builder import FiguresBuilder
+from .position_entries import PositionEntry
 from .time_travel import counts_by
 from .valuation import irr_as_of, value_as_of
 

@@ -33,7 +33,7 @@ LATEST_KINDS = (Kind.UNFUNDED_COMMITMENT, Kind.NAV)  # kinds whose figure is the
 
 
 class EntryLike(Protocol):
-    """What the figures read from a position entry (`fundportal.domain.model.PositionEntry`)."""
+    """What the figures read from a position entry (`fundportal.domain.position_entries.PositionEntry`)."""
 
     @property
     def kind(self) -> Kind: ...

@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from .kinds import POSITION_KINDS, Kind
-from .model import ENTRY_CLASSES, PositionEntry, entry_parts
+from .position_entries import ENTRY_CLASSES, PositionEntry, entry_parts
 
 EntryKey = tuple[Kind, str]  # (kind, position id)
 

@@ -24,7 +24,7 @@ from datetime import datetime
 from .approval_times import Approvals, counted_from, first_approved_at
 from .entry_versions import EntryVersion
 from .kinds import Kind
-from .model import PositionEntry
+from .position_entries import PositionEntry
 
 ValueKey = tuple[str, Kind, str]  # (document id, kind, position id)
 

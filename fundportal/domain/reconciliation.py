@@ -87,7 +87,7 @@ class Flag:
 
 
 class HeldEntry(EntryLike, Protocol):
-    """What the rules read from a position entry (`fundportal.domain.model.PositionEntry`): what
+    """What the rules read from a position entry (`fundportal.domain.position_entries.PositionEntry`): what
     the figures read, and whose it is."""
 
     @property

@@ -22,7 +22,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from . import summary as rule
-from .model import PositionRegister
+from .position_register import PositionRegister
 
 
 @dataclass(frozen=True, slots=True)

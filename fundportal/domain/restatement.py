@@ -23,7 +23,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from .entries import CANCELLED
-from .model import PositionEntry, RestatedValue, set_parts, with_parts
+from .position_entries import PositionEntry, RestatedValue, set_parts, with_parts
 
 
 def shown(entry: PositionEntry) -> PositionEntry | None:

@@ -1,6 +1,6 @@
 """The capital account's allocations and the splits of calls and distributions: what an LP
 statement holds beside the cash flows, and what each does to the figures. Used by the one
-figures module (`fundportal.domain.figures.FiguresBuilder` keeps these sums with the others).
+figures module (`fundportal.domain.figures_builder.FiguresBuilder` keeps these sums with the others).
 
 Rules, written once here:
 

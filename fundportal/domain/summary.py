@@ -40,8 +40,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Protocol
 
-from .figures import Figures, FiguresBuilder, percent_called
+from .figures import Figures
+from .figures_builder import FiguresBuilder
 from .money import Money, known_money
+from .ratios import percent_called
 from .statement_kinds import ACTIVITY_FIELDS, AccountActivity, nav_change, unfunded_add_back
 from .valuation import irr_as_of
 
@@ -76,7 +78,7 @@ DATED = frozenset({CALL, DISTRIBUTION, NAV_ON, NAVS_ON, ROLL, *ACTIVITY_FIELDS})
 
 
 class RegisterLike(Protocol):
-    """What a contribution reads of a position register (`fundportal.domain.model.PositionRegister`)."""
+    """What a contribution reads of a position register (`fundportal.domain.position_register.PositionRegister`)."""
 
     @property
     def currency(self) -> str: ...

@@ -24,9 +24,10 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from .commitments import CommitmentChange, commitment_as_of
-from .figures import Figures, FiguresBuilder
+from .figures import Figures
+from .figures_builder import FiguresBuilder
 from .kinds import Kind
-from .model import PositionEntry
+from .position_entries import PositionEntry
 from .valuation import irr_as_of, value_as_of
 
 _FLOW_KINDS = frozenset((Kind.CAPITAL_CALL, Kind.DISTRIBUTION))

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import AuditEntry, PositionEntry
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys
 from fundportal.store.mapping.entities import from_item

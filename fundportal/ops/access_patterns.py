@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from documents import services
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, THROWAWAY_PREFIX, Kind, SearchKind, validate_id
-from fundportal.domain.model import CapitalCall, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.messages import describe
 from fundportal.ops import maintenance
 from fundportal.store.instrumentation import Collector, collect

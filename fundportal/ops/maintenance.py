@@ -14,7 +14,7 @@ from typing import Any
 
 from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.client import table_name
 from fundportal.store.errors import ConditionFailed
 from fundportal.store.gateway import Condition, TableGateway

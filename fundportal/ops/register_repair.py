@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import Document, PositionEntry, PositionRegister
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys
 from fundportal.store.mapping.entities import from_item, to_item

@@ -8,7 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain.kinds import HISTORICAL
-from fundportal.domain.model import CapitalActivity, CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, UnfundedCommitment
 from fundportal.store.mapping.entities import to_item
 
 FUND = "FUND_A"
@@ -109,8 +110,9 @@ SAMPLE_COMMITMENTS = {"POSITION_1": Decimal(2_000_000), "POSITION_2": Decimal(1_
 
 
 def sample_registers() -> list[Any]:
-    from fundportal.domain.figures import FiguresBuilder
-    from fundportal.domain.model import PositionEntry, PositionRegister
+    from fundportal.domain.figures_builder import FiguresBuilder
+    from fundportal.domain.position_entries import PositionEntry
+    from fundportal.domain.position_register import PositionRegister
 
     registers = []
     for position_id, investor_id in POSITIONS.items():

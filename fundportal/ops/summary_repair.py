@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fundportal.domain import summary as rule
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.errors import ConditionFailed
 from fundportal.store.gateway import TableGateway
 from fundportal.store.repositories import summaries

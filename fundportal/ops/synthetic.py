@@ -33,17 +33,16 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.model import (
-    CapitalActivity,
+from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import (
     CapitalCall,
     Distribution,
-    Document,
     NetAssetValue,
     PositionEntry,
-    PositionRegister,
     UnfundedCommitment,
 )
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.mapping.companions import FundCatalogEntry
 from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories.documents import document_items

@@ -51,8 +51,9 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from fundportal.domain import summary as summary_rule
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import IdempotencyMismatch
-from fundportal.domain.model import AuditEntry, PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.register_versions import RegisterVersion
 
 from . import gateway as table_gateway

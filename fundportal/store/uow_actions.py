@@ -12,7 +12,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.records import FundRecord, InvestorRecord
 
 from .gateway import EXISTS, NOT_EXISTS, Condition

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import AlreadyExists, Conflict, IdempotencyMismatch, NotFound
-from fundportal.domain.model import AuditEntry, PositionRegister
+from fundportal.domain.position_register import PositionRegister
 
 from . import gateway as table_gateway
 from .errors import StoreUnavailable, TransactionCancelled

@@ -10,8 +10,8 @@ from moneyed import Money
 
 from fundportal.domain.entries import counts, is_pending
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import format_amount
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.store.repositories.documents import PositionInDocument
 
 from .entry_words import parts_text

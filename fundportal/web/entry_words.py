@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fundportal.domain.amounts import typed_amount
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import PositionEntry
+from fundportal.domain.position_entries import PositionEntry
 
 _CALL_PARTS = (("management_fee", "fees"), ("partnership_expense", "expenses"))
 _DISTRIBUTION_PARTS = (

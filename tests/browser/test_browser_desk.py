@@ -12,7 +12,8 @@ from decimal import Decimal
 import pytest
 
 from documents import services
-from fundportal.domain.model import Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import NetAssetValue
 from tests.browser.test_browser_pages import ANALYST, sign_in
 
 sync_api = pytest.importorskip("playwright.sync_api")

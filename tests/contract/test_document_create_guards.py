@@ -10,9 +10,11 @@ from decimal import Decimal
 import pytest
 
 from documents import selectors
-from documents.services import document_create, entry_record
+from documents.entry_writes import entry_record
+from documents.services import document_create
 from fundportal.domain.errors import LeftoverEntries, NotFound, SpelledOtherwise
-from fundportal.domain.model import CapitalCall, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.messages import describe
 from imports import writing
 from imports.services import import_apply, import_prepare

@@ -11,9 +11,10 @@ import pytest
 
 from documents import services
 from fundportal.domain import summary as rule
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue
+from fundportal.domain.position_register import PositionRegister
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import MAX_ITEM_BYTES, TableGateway
 from fundportal.store.repositories import summaries

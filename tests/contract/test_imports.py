@@ -12,10 +12,12 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from documents import selectors
-from documents.services import document_create, entry_record
+from documents.entry_writes import entry_record
+from documents.services import document_create
 from fundportal.domain.errors import AlreadyImported, NotFound
-from fundportal.domain.figures import figures_by_currency
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue
+from fundportal.domain.figures_builder import figures_by_currency
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import TableGateway

@@ -7,10 +7,9 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from fundportal.domain.model import (
-    CapitalActivity,
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import (
     CarriedInterest,
-    Document,
     ManagementFee,
     PartnershipExpense,
     RealizedGain,

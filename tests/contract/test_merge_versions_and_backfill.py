@@ -17,7 +17,8 @@ from documents.selectors import document_header, document_history
 from documents.version_compare import compare_versions
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import call
 from fundportal.store.mapping import keys

@@ -13,9 +13,10 @@ from urllib.parse import unquote
 import pytest
 
 from fundportal.domain.errors import BadCursor
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, UnfundedCommitment
 from fundportal.store.instrumentation import collect
 from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories import DocumentRepository, PositionRepository

@@ -14,7 +14,8 @@ from documents import approval, services
 from fundportal.domain.access import AccessScope
 from fundportal.domain.errors import NotFound, NotPermitted, PositionChangeRefused
 from fundportal.domain.kinds import Kind, SearchKind
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue, UnfundedCommitment
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue, UnfundedCommitment
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys

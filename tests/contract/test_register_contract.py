@@ -14,7 +14,7 @@ from django.core.management import call_command
 from documents import approval, services
 from fundportal.domain.errors import PositionMismatch
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store import tables
 from fundportal.store.gateway import call

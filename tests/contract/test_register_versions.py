@@ -9,7 +9,7 @@ import pytest
 
 from documents import services
 from fundportal.domain.entry_versions import instant
-from fundportal.domain.model import CapitalCall, NetAssetValue
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.domain.register_versions import registers_known_at, summary_known_at
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository

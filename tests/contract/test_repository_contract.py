@@ -21,16 +21,10 @@ import pytest
 from documents import services
 from documents.selectors import document_overview
 from fundportal.domain.errors import BadCursor, Conflict, InvalidId, ItemTooLarge, NotFound
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import (
-    ENTRY_CLASSES,
-    CapitalActivity,
-    CapitalCall,
-    Distribution,
-    Document,
-    UnfundedCommitment,
-)
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import ENTRY_CLASSES, CapitalCall, Distribution, UnfundedCommitment
 from fundportal.messages import describe
 from fundportal.store import gateway
 from fundportal.store.client import get_client

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from documents import services
 from fundportal.domain.kinds import STATEMENT_KINDS, Kind
-from fundportal.domain.model import (
+from fundportal.domain.position_entries import (
     CarriedInterest,
     Distribution,
     ManagementFee,

@@ -12,9 +12,11 @@ from decimal import Decimal
 import pytest
 
 from documents import services
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import AlreadyExists, Conflict, NotFound
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import AuditEntry, CapitalCall, Document, NetAssetValue, utcnow
+from fundportal.domain.model import Document, utcnow
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.store import gateway
 from fundportal.store.errors import TransactionCancelled
 from fundportal.store.gateway import TableGateway

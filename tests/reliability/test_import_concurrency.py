@@ -13,7 +13,8 @@ import pytest
 
 from documents import selectors, services
 from fundportal.domain.errors import AlreadyImported
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository
 from imports.services import import_apply, import_prepare

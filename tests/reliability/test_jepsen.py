@@ -24,7 +24,8 @@ from documents import services
 from documents.selectors import document_overview
 from fundportal.domain.errors import Conflict
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.store import StoreUnavailable
 from fundportal.store.repositories import DocumentRepository, PositionRepository
 

@@ -10,7 +10,8 @@ from decimal import Decimal
 import pytest
 
 from documents import approval, services
-from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.positions import PositionRepository
 from fundportal.store.repositories.register import RegisterRepository

@@ -13,8 +13,9 @@ from django.core.management import call_command
 
 from documents import approval, services
 from fundportal.domain import summary as summary_rule
-from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
+from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.summaries import SummaryRepository

@@ -14,7 +14,8 @@ import pytest
 from documents import services
 from fundportal.domain.errors import Conflict
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalActivity, CapitalCall, Document
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.store import DataLayerError
 from fundportal.store.gateway import TableGateway, call
 

@@ -8,9 +8,12 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import Conflict, NotFound
 from fundportal.domain.kinds import Kind, SearchKind, parse_version_id
-from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.gateway import TableGateway, check_size
 from fundportal.store.mapping import keys
 from fundportal.store.mapping.companions import MonthCatalogEntry

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from fundportal.domain.capital_account import combine, nav_at, position_account
 from fundportal.domain.commitments import CommitmentChange
-from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue
 from fundportal.domain.periods import quarter
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue
 
 Q3, Q4 = date(2025, 9, 30), date(2025, 12, 31)
 
@@ -109,7 +109,7 @@ def test_fees_expenses_gains_and_carry_fill_their_lines_and_reconcile():
     allocations come in Q4). Q4: fee gross 20, offset 4, expense 5, realized 30, unrealized 100,
     carry accrued 25 and paid 10, distribution 300 split 200 capital / 60 gain / 40 income with
     100 recallable; NAV 2025-12-31 = 1,000 - 300 - (20 - 4) - 5 + 30 + 100 - 25 = 784."""
-    from fundportal.domain.model import (
+    from fundportal.domain.position_entries import (
         CarriedInterest,
         ManagementFee,
         PartnershipExpense,
@@ -182,7 +182,7 @@ def test_fees_expenses_gains_and_carry_fill_their_lines_and_reconcile():
 
 def test_the_activity_lines_add_up_to_the_roll_forward_rule_for_every_kind():
     from fundportal.domain.capital_account import ACTIVITY_KEYS, nav_change, statement_lines
-    from fundportal.domain.model import CarriedInterest, ManagementFee, RealizedGain
+    from fundportal.domain.position_entries import CarriedInterest, ManagementFee, RealizedGain
 
     for item in (
         entry(CapitalCall, 70, Q4),

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from fundportal.domain.commitments import CommitmentChange, history_of
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.mapping.register_maps import REGISTER
 from fundportal.store.schema import POSITION_PROJECTION
 

@@ -19,8 +19,8 @@ from fundportal.domain.commitments import (
     with_change,
 )
 from fundportal.domain.errors import InvalidCommitmentChange
-from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import money
+from fundportal.domain.position_register import PositionRegister
 
 AT_1 = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
 AT_2 = datetime(2025, 11, 3, 14, 30, tzinfo=UTC)

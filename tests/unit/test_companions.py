@@ -7,9 +7,12 @@ from datetime import UTC, date, datetime
 
 import pytest
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import InvalidId
 from fundportal.domain.kinds import SearchKind, import_marker
-from fundportal.domain.model import AuditEntry, CapitalCall, Document, PositionRegister
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.gateway import TableGateway
 from fundportal.store.mapping import keys
 from fundportal.store.mapping.companions import FundCatalogEntry, MonthCatalogEntry, SearchItem

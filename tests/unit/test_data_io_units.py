@@ -19,7 +19,8 @@ from fundportal.domain.amounts import (
     typed_amount,
 )
 from imports.reader import FileError, read_rows
-from imports.validation import Existing, Known, Registered, validate
+from imports.validation import validate
+from imports.validation_values import Existing, Known, Registered
 from tests.notices import csv_bytes, notice_rows, row
 
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from fundportal.domain.entry_versions import EntryVersion, amount_changes, entries_at
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Distribution
+from fundportal.domain.position_entries import CapitalCall, Distribution
 
 T0 = datetime(2025, 10, 1, 9, tzinfo=UTC)
 T1 = datetime(2025, 10, 2, 9, tzinfo=UTC)

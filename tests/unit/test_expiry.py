@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from fundportal.domain.kinds import THROWAWAY_PREFIX
-from fundportal.domain.model import CapitalCall, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.ops.sample import sample_items
 from fundportal.store.mapping.entities import to_item
 from fundportal.store.mapping.expiry import (

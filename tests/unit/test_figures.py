@@ -10,9 +10,11 @@ import pytest
 
 from fundportal.domain.carry import from_carry, to_carry
 from fundportal.domain.entries import CANCELLED, PENDING, SETTLED, counts, is_pending, latest_unfunded
-from fundportal.domain.figures import Figures, FiguresBuilder, figures_by_currency, ratio
+from fundportal.domain.figures import Figures
+from fundportal.domain.figures_builder import FiguresBuilder, figures_by_currency
 from fundportal.domain.kinds import Kind
 from fundportal.domain.money import money, zero
+from fundportal.domain.ratios import ratio
 
 CALL, DIST, UNF = Kind.CAPITAL_CALL, Kind.DISTRIBUTION, Kind.UNFUNDED_COMMITMENT
 LOADED_AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)

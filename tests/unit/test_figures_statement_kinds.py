@@ -10,9 +10,11 @@ import pytest
 
 from fundportal.domain import summary
 from fundportal.domain.errors import InvalidEntry
-from fundportal.domain.figures import FiguresBuilder, figures_by_currency, sum_figures
+from fundportal.domain.figures import sum_figures
+from fundportal.domain.figures_builder import FiguresBuilder, figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
-from fundportal.domain.model import (
+from fundportal.domain.money import money
+from fundportal.domain.position_entries import (
     ENTRY_CLASSES,
     CapitalCall,
     CarriedInterest,
@@ -20,11 +22,10 @@ from fundportal.domain.model import (
     ManagementFee,
     NetAssetValue,
     PartnershipExpense,
-    PositionRegister,
     RealizedGain,
     UnrealizedGain,
 )
-from fundportal.domain.money import money
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.reconciliation import FlagKind, computed_unfunded, nav_roll_forward, unfunded_flags
 from fundportal.domain.statement_kinds import called_investment, check_entry, unsplit_distributed
 from fundportal.domain.valuation import irr_as_of, value_as_of

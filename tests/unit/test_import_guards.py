@@ -10,7 +10,8 @@ import pytest
 from fundportal.domain.model import Document
 from imports.guards import closest, funds_to_read, opens_new, position_claims
 from imports.reader import RawRow
-from imports.validation import Known, Registered, validate
+from imports.validation import validate
+from imports.validation_values import Known, Registered
 from tests.notices import row
 
 TOKEN = "import-test"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from fundportal.domain.model import CapitalCall
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.store.repositories.imports import MAX_TRANSACTION_ITEMS
 from fundportal.store.repositories.summaries import summary_shard_of
 from imports.writing import POSITIONS_PER_TRANSACTION, REGISTER_ITEMS, batches, summary_groups

@@ -10,7 +10,8 @@ from datetime import date
 from fundportal.domain.kinds import APPROVED, DRAFT, SUBMITTED
 from fundportal.domain.model import Document
 from imports.reader import RawRow
-from imports.validation import Known, Registered, validate
+from imports.validation import validate
+from imports.validation_values import Known, Registered
 from tests.notices import row
 
 TOKEN = "import-test"

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from imports.reader import RawRow
-from imports.validation import parse_row
+from imports.row_parsing import parse_row
 from tests.notices import row
 
 

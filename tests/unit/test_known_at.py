@@ -11,7 +11,7 @@ from decimal import Decimal
 from fundportal.domain.approval_times import Approval, counted_from, first_approved_at
 from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.known_at import entries_counted_at
-from fundportal.domain.model import CapitalCall
+from fundportal.domain.position_entries import CapitalCall
 
 L = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 A1 = datetime(2026, 1, 6, 9, 0, tzinfo=UTC)

@@ -7,9 +7,9 @@ from decimal import Decimal
 
 from documents.position_table import TableQuery, arrange, natural_key
 from documents.selectors import PositionRow, figures_text
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS
-from fundportal.domain.model import CapitalCall, Distribution
+from fundportal.domain.position_entries import CapitalCall, Distribution
 from fundportal.web.cells import entry_cell
 
 

@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from fundportal.domain.figures import figures_by_currency
-from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.money import money
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
 from fundportal.domain.reconciliation import (
     Flag,
     FlagKind,

@@ -8,8 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from fundportal.domain import summary
-from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.model import CapitalCall, NetAssetValue, PositionRegister
+from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.register_versions import (
     RegisterVersion,
     changed_after,

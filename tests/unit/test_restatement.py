@@ -6,7 +6,8 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from fundportal.domain.kinds import APPROVED, DRAFT
-from fundportal.domain.model import CapitalCall, Document, RestatedValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, RestatedValue
 from fundportal.domain.restatement import promoted, restated, restated_removal, shown
 
 AT = datetime(2025, 10, 2, tzinfo=UTC)

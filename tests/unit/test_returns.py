@@ -10,9 +10,11 @@ from decimal import Decimal
 
 import pytest
 
-from fundportal.domain.figures import FiguresBuilder, percent_called, rvpi, sum_figures, tvpi
+from fundportal.domain.figures import sum_figures
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
 from fundportal.domain.money import money
+from fundportal.domain.ratios import percent_called, rvpi, tvpi
 from fundportal.domain.returns import as_percent, irr
 from fundportal.store.mapping.entities import from_item
 
@@ -153,7 +155,7 @@ def test_fund_totals_sum_navs_per_currency():
 def test_synthetic_positions_are_coherent_with_their_commitments():
     """seed_demo's synthetic data: several funds and investors, a register per position
     with its commitment, NAV statements, and called <= commitment."""
-    from fundportal.domain.model import PositionRegister
+    from fundportal.domain.position_register import PositionRegister
     from fundportal.ops.synthetic import SyntheticSpec, generate
 
     spec = SyntheticSpec(documents=24, positions=5, versions=0, funds=3, seed=7)

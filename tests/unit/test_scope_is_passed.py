@@ -15,6 +15,7 @@ SCOPED_MODULES = (
     "documents.selectors",
     "documents.list_selectors",
     "documents.services",
+    "documents.entry_writes",
     "positions.selectors",
     "positions.services",
     "positions.merging",

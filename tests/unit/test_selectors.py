@@ -10,10 +10,11 @@ from django.urls import reverse
 
 from documents import selectors
 from fundportal.domain.errors import NotFound
-from fundportal.domain.figures import figures_by_currency
+from fundportal.domain.figures_builder import figures_by_currency
 from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
-from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.model import Document
 from fundportal.domain.money import money
+from fundportal.domain.position_entries import CapitalCall, Distribution, UnfundedCommitment
 from positions import selectors as position_selectors
 
 from .fakes import FakeDocumentRepository, FakePositionRepository

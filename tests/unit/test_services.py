@@ -10,7 +10,8 @@ import pytest
 from documents import services
 from fundportal.domain.errors import AlreadyExists, Conflict, NotFound
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalActivity, CapitalCall, Distribution, Document
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import CapitalCall, Distribution
 
 from .fakes import FakeDocumentRepository, FakeUnitOfWork
 

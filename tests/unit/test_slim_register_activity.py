@@ -6,15 +6,9 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.model import (
-    CapitalCall,
-    Distribution,
-    ManagementFee,
-    NetAssetValue,
-    PositionRegister,
-    RealizedGain,
-)
+from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.position_entries import CapitalCall, Distribution, ManagementFee, NetAssetValue, RealizedGain
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories.register import slim_register

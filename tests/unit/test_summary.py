@@ -8,8 +8,9 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from fundportal.domain import summary
-from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister, UnfundedCommitment
+from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
+from fundportal.domain.position_register import PositionRegister
 from funds.selectors import totals
 
 AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)

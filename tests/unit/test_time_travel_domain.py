@@ -9,9 +9,10 @@ from decimal import Decimal
 
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
 from fundportal.domain.entry_versions import EntryVersion
-from fundportal.domain.figures import FiguresBuilder
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.known_at import entries_counted_at
-from fundportal.domain.model import CapitalCall, Distribution, NetAssetValue, PositionRegister, UnfundedCommitment
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.time_travel import (
     commitment_known,
     commitments_known_at,

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from fundportal.domain.figures import FiguresBuilder, sum_figures
+from fundportal.domain.figures import sum_figures
+from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import PositionRegister
 from fundportal.domain.money import money
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.returns import irr
 from fundportal.domain.valuation import irr_as_of, value_as_of
 from funds.selectors import totals

@@ -16,7 +16,8 @@ from pypdf import PdfReader
 
 from documents import approval, services
 from fundportal.access import grants
-from fundportal.domain.model import CapitalCall, Distribution, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution
 
 FUND_B = "FUND_B"
 B_AS_OF = date(2025, 10, 31)

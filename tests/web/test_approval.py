@@ -16,7 +16,8 @@ from documents.book_reconciliation import book_reconciliation
 from exports.statement import position_statement
 from fundportal.access.models import APPROVE_PERMISSION
 from fundportal.domain.errors import ApprovalRefused, Conflict
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.documents import DocumentRepository
 from fundportal.store.repositories.register import RegisterRepository

@@ -17,8 +17,8 @@ from pypdf import PdfReader
 
 from documents import services
 from exports.capital_account import position_capital_account
-from fundportal.domain.model import NetAssetValue
 from fundportal.domain.periods import quarter
+from fundportal.domain.position_entries import NetAssetValue
 
 pytestmark = pytest.mark.django_db
 
@@ -199,7 +199,7 @@ def allocations_in_the_sample(q4_nav: int) -> None:
     and a Q4 NAV of `q4_nav`:
     Q3: 500,000 called - 75,000 distributed + 20,000 realized gain = 445,000 (the Q3 NAV).
     Q4: 445,000 + 750,000 - 120,000 - 10,000 - 2,500 + 50,000 = 1,112,500."""
-    from fundportal.domain.model import ManagementFee, PartnershipExpense, RealizedGain, UnrealizedGain
+    from fundportal.domain.position_entries import ManagementFee, PartnershipExpense, RealizedGain, UnrealizedGain
 
     ids = ("POSITION_1", "FUND_A", "INVESTOR_1")
     record(RealizedGain("DOC001", *ids, Decimal(20_000), "Active", as_of_date=Q3))

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from fundportal.domain.model import CapitalCall
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.store.mapping.entities import to_item
 from fundportal.store.repositories import DocumentRepository
 

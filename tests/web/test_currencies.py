@@ -21,7 +21,8 @@ import pytest
 from django.core.management import call_command
 
 from documents import approval, services
-from fundportal.domain.model import CapitalCall, Distribution, Document, UnfundedCommitment
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, UnfundedCommitment
 from fundportal.store.repositories.documents import document_items
 
 pytestmark = pytest.mark.django_db

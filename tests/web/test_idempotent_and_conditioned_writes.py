@@ -13,7 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from documents import services
+from documents import entry_writes, services
 from fundportal.domain.kinds import Kind
 from fundportal.store.repositories import DocumentRepository
 
@@ -144,7 +144,7 @@ def test_two_saves_in_the_same_second_cannot_both_win(draft_sample, editor_clien
     """Both editors loaded revision 1; every timestamp is the same second (UpdatedAt is cut to
     seconds): before, both got 302 and the first save was silently lost."""
     frozen = datetime(2025, 10, 1, 12, 0, 0, tzinfo=UTC)
-    monkeypatch.setattr(services, "utcnow", lambda: frozen)
+    monkeypatch.setattr(entry_writes, "utcnow", lambda: frozen)
     repo = draft_sample.repository
     entry = repo.entry("DOC001", Kind.CAPITAL_CALL, "POSITION_1")
     services.entry_change(entry=entry, user="setup")  # UpdatedAt = the frozen second, revision 2

@@ -16,7 +16,8 @@ from documents import approval, services
 from documents.selectors import document_header, entry
 from fundportal.domain.entry_versions import instant
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
 
 pytestmark = pytest.mark.django_db
 

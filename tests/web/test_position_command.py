@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from documents import services
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import NetAssetValue
+from fundportal.domain.position_entries import NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository
 from tests.web.coverage_data import covering

@@ -10,7 +10,7 @@ import pytest
 
 from documents import services
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import NetAssetValue
+from fundportal.domain.position_entries import NetAssetValue
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.positions import PositionRepository
 from fundportal.store.repositories.register import RegisterRepository

@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 
 from documents.approval import document_approve, document_submit
-from documents.services import entry_put, entry_remove
+from documents.entry_writes import entry_put, entry_remove
 from fundportal.domain.kinds import Kind
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,10 @@ from decimal import Decimal
 import pytest
 
 from documents import services
-from fundportal.domain.figures import FiguresBuilder
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue, PositionRegister
+from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
+from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.register import RegisterRepository
 from tests.fund_loading import load_fund

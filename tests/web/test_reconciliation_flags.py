@@ -22,7 +22,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from documents import approval, services
-from fundportal.domain.model import CapitalCall, Distribution, Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue
 from fundportal.store.repositories.register import RegisterRepository
 from positions.services import commitment_set
 

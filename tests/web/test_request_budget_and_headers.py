@@ -13,7 +13,8 @@ from decimal import Decimal
 import pytest
 from django.core import signing
 
-from fundportal.domain.model import CapitalCall, Document
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.store import budget
 from fundportal.store.client import get_client
 from fundportal.store.instrumentation import Collector, PageLogBuffer, RequestRecord

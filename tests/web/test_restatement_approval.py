@@ -16,7 +16,8 @@ from documents import approval, services
 from documents.selectors import document_header, entry
 from fundportal.domain.errors import ApprovalRefused, Conflict, RestatementRefused
 from fundportal.domain.kinds import APPROVED, DRAFT, Kind
-from fundportal.domain.model import CapitalCall, Document, NetAssetValue
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.messages import describe
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository

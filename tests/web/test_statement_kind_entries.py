@@ -15,7 +15,8 @@ from django.urls import reverse
 
 from documents import approval, services
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, Distribution, Document, ManagementFee
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import CapitalCall, Distribution, ManagementFee
 from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.models import EDITORS_GROUP
 from fundportal.store.repositories.register import RegisterRepository

@@ -17,7 +17,8 @@ from documents.forms import CreateDocumentForm, EntryForm, RestateForm
 from fundportal.domain.errors import Conflict, NotFound
 from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalCall, utcnow
+from fundportal.domain.model import utcnow
+from fundportal.domain.position_entries import CapitalCall
 from fundportal.models import EDITORS_GROUP
 from fundportal.store.repositories import DocumentRepository
 

@@ -11,8 +11,9 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain.approval_times import Approval
+from fundportal.domain.audit_trail import jsonable
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
-from fundportal.domain.model import RestatedValue, jsonable
+from fundportal.domain.position_entries import RestatedValue
 
 
 @dataclass(frozen=True, slots=True)

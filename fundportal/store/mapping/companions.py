@@ -20,7 +20,9 @@ from datetime import date
 from typing import Any
 
 from fundportal.domain.kinds import SearchKind
-from fundportal.domain.model import Document, PositionEntry, PositionRegister
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.kinds import APPROVED, DEFAULT_DOCUMENT_TYPE, HISTORICAL, LATEST, Kind
-from fundportal.domain.model import ENTRY_CLASSES, AuditEntry, CapitalActivity, Document, PositionEntry, Versioned
+from fundportal.domain.model import CapitalActivity, Document, Versioned
+from fundportal.domain.position_entries import ENTRY_CLASSES, PositionEntry
 
 from ..schema import DOCUMENT_INDEX, ENTITY_INDEX, MONTH_INDEX, POSITION_INDEX, TABLE
 from . import keys

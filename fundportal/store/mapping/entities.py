@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import CapitalActivity, Document, PositionEntry
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import PositionEntry
 
 from ..schema import TABLE, TTL_ATTRIBUTE
 from . import keys

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 
 from ..schema import FUND_INDEX, INVESTOR_INDEX, POSITION_INDEX
 from . import keys

@@ -8,7 +8,8 @@ from datetime import date
 from typing import Generic, TypeVar
 
 from fundportal.domain.kinds import POSITION_KINDS, Kind
-from fundportal.domain.model import CapitalActivity, Document, PositionEntry
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import PositionEntry
 
 T = TypeVar("T")
 

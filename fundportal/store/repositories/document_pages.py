@@ -18,7 +18,8 @@ from typing import Any
 
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, STATEMENT_KINDS, Kind
-from fundportal.domain.model import CapitalActivity, Document, PositionEntry
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import PositionEntry
 
 from ..gateway import TableGateway
 from ..mapping import keys

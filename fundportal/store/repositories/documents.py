@@ -9,10 +9,13 @@ from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any
 
+from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import POSITION_KINDS, Kind, parse_version_id
-from fundportal.domain.model import AuditEntry, CapitalActivity, Document, PositionEntry, PositionRegister
+from fundportal.domain.model import CapitalActivity, Document
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 
 from .. import cursor as cursors
 from ..gateway import TableGateway, check_size

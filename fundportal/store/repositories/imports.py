@@ -23,7 +23,8 @@ from datetime import datetime
 from typing import Any
 
 from fundportal.domain.kinds import Kind, SearchKind, import_marker
-from fundportal.domain.model import Document, PositionEntry
+from fundportal.domain.model import Document
+from fundportal.domain.position_entries import PositionEntry
 
 from ..gateway import Condition, TableGateway
 from ..mapping import keys
@@ -186,7 +187,7 @@ class ImportRepository:
     def registers(self, position_ids: Iterable[str], workers: int = 1) -> dict[str, Any]:
         """The position registers among `position_ids`: BatchGetItem of 100 keys, the
         requests spread over `workers` threads."""
-        from fundportal.domain.model import PositionRegister
+        from fundportal.domain.position_register import PositionRegister
 
         from .register import register_key
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.kinds import Kind
-from fundportal.domain.model import PositionEntry, PositionRegister
+from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_register import PositionRegister
 
 from .. import cursor as cursors
 from ..gateway import TableGateway

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from fundportal.domain.kinds import SearchKind
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.records import FundRecord, InvestorRecord
 from fundportal.domain.register_versions import RegisterVersion
 

@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain import summary as rule
-from fundportal.domain.model import PositionRegister
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.records import FundRecord
 
 from ..gateway import Condition, TableGateway

@@ -13,8 +13,8 @@ from fundportal.access.commands import add_scope_arguments, scope_from_options
 from fundportal.domain.errors import NotFound
 from fundportal.domain.figures import Figures
 from fundportal.domain.kinds import POSITION_KINDS, Kind, validate_id
-from fundportal.domain.model import PositionEntry
 from fundportal.domain.money import format_money, format_ratio
+from fundportal.domain.position_entries import PositionEntry
 from fundportal.management.base import DynamoCommand
 from fundportal.management.output import PipeSafeMixin, console, write_csv
 from positions import selectors
