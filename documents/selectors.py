@@ -340,11 +340,11 @@ def audit_trail(
 ) -> AuditPage:
     """A page of the document's changes, newest first (`AUDIT_PAGE_SIZE`, default 50): the
     document (GetItem) and one Query."""
-    limit = limit or getattr(settings, "AUDIT_PAGE_SIZE", AUDIT_PAGE_SIZE)
+    size = limit or int(getattr(settings, "AUDIT_PAGE_SIZE", AUDIT_PAGE_SIZE))
     repository = repository or DocumentRepository()
     document = repository.get(document_id)
     scope.require_fund(document.fund_id, "Document", document_id)
-    entries, next_cursor = repository.audit_page(document.document_id, cursor, limit)
+    entries, next_cursor = repository.audit_page(document.document_id, cursor, size)
     return AuditPage(document, entries, next_cursor)
 
 
