@@ -19,7 +19,6 @@ from fundportal.domain.position_entries import (
     RealizedGain,
     UnrealizedGain,
 )
-
 from tests.approving import approve_by_another
 
 from .test_entry_history import seed_queries
