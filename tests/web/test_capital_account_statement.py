@@ -19,6 +19,7 @@ from documents import services
 from exports.capital_account import position_capital_account
 from fundportal.domain.periods import quarter
 from fundportal.domain.position_entries import NetAssetValue
+from tests.approving import approve_by_another
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +28,11 @@ STATEMENT = "/positions/POSITION_1/statement"
 
 
 def record_nav(document_id: str, amount: int, on: date) -> None:
+    """Records the NAV into the seed's approved document and has another user approve the
+    restatement it starts, with whatever else was recorded into it: only approved values count."""
     nav = NetAssetValue(document_id, "POSITION_1", "FUND_A", "INVESTOR_1", Decimal(amount), "Active", as_of_date=on)
     services.entry_record(entry=nav, user="setup")
+    approve_by_another(document_id)
 
 
 def pdf_text(response) -> str:

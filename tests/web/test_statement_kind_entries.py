@@ -21,6 +21,7 @@ from fundportal.domain.reconciliation import computed_unfunded
 from fundportal.models import EDITORS_GROUP
 from fundportal.store.repositories.register import RegisterRepository
 from imports.services import import_apply, import_prepare
+from tests.approving import approve_by_another
 from tests.notices import csv_bytes, row
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +51,7 @@ def test_an_editor_records_a_fee_a_loss_and_accrued_carry_and_the_position_page_
     ):
         response = editor_client.post(add_url(), {**BASE, **data})
         assert response.status_code == 302, response.content.decode()[:2000]
+    approve_by_another("DOC002")  # the seed's DOC002 is approved: the new entries count once approved
     fee = sample.repository.entry("DOC002", Kind.MANAGEMENT_FEE, "POSITION_1")
     assert isinstance(fee, ManagementFee) and (fee.amount, fee.fee_line) == (Decimal(25000), "gross")
     assert sample.repository.entry("DOC002", Kind.UNREALIZED_GAIN, "POSITION_1").amount == Decimal(-12500)
