@@ -3,17 +3,20 @@ or investor finds the writes after a moment (moto and DynamoDB Local, the seed s
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 import pytest
 
 from documents import services
 from fundportal.domain.entry_versions import instant
+from fundportal.domain.model import Document
 from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.domain.register_versions import registers_known_at, summary_known_at
 from fundportal.ops.register_repair import verify_positions
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.summaries import SummaryRepository
+from tests.approving import approve_by_another
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +30,8 @@ def test_a_register_write_keeps_what_it_replaced_and_one_query_finds_it(sample, 
     before = registers.get("POSITION_1", consistent=True)
     summary_before = SummaryRepository().fund("FUND_A")
     at = instant()
-    services.entry_record(entry=_nav("445000"), user="u")
+    services.entry_record(entry=_nav("445000"), user="u")  # DOC001 is approved: a restatement
+    approve_by_another("DOC001", submitter="u")  # the register changes once it is approved
     with django_assert_dynamodb_requests(1, ["Query"]):
         by_fund = registers.fund_versions_after("FUND_A", at)
     with django_assert_dynamodb_requests(1, ["Query"]):
@@ -46,8 +50,11 @@ def test_a_register_write_keeps_what_it_replaced_and_one_query_finds_it(sample, 
 
 
 def test_a_new_position_keeps_a_version_saying_it_was_not_there(sample):
+    # A new position enters through a draft (an approved document's restatement refuses one).
+    document = Document(document_id="DOC_NEW", title="Q4", fund_id="FUND_A", as_of_date=date(2025, 12, 31))
+    services.document_create(document=document, user="u")
     at = instant()
-    call = CapitalCall("DOC001", "POSITION_9", "FUND_A", "INVESTOR_9", Decimal(1000), "Pending")
+    call = CapitalCall("DOC_NEW", "POSITION_9", "FUND_A", "INVESTOR_9", Decimal(1000), "Pending")
     services.entry_record(entry=call, user="u")
     (version,) = RegisterRepository().investor_versions_after("INVESTOR_9", at)
     assert version.before is None and version.position_id == "POSITION_9"

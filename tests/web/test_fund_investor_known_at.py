@@ -18,6 +18,7 @@ import csv
 import io
 import re
 from dataclasses import replace
+from datetime import date
 from decimal import Decimal
 
 import openpyxl
@@ -27,6 +28,8 @@ from documents import approval, services
 from documents.selectors import document_header, entry
 from fundportal.domain.entry_versions import instant
 from fundportal.domain.kinds import Kind
+from fundportal.domain.model import Document
+from tests.approving import approve_by_another
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +87,7 @@ def history(sample, editor_client) -> dict[str, str]:
     """The moments T0..T3 of the module's story."""
     moments = {"T0": moment()}
     assert editor_client.post("/documents/DOC001/entries/new/", NAV).status_code == 302
+    approve_by_another("DOC001")  # DOC001 is approved: the NAV counts once its restatement is
     moments["T1"] = moment()
     restate_call(410_000)
     moments["T2"] = moment()
@@ -141,6 +145,8 @@ def test_the_fund_page_known_at_composes_with_as_of_for_one_query_more(
 
 
 def test_a_position_registered_after_the_moment_is_not_on_the_fund_page_then(sample, editor_client, analyst_client):
+    document = Document(document_id="DOC003", title="Q4", fund_id="FUND_A", as_of_date=date(2025, 12, 31))
+    services.document_create(document=document, user="editor")  # a new position enters in a draft
     before = moment()
     call = {
         "kind": "capital_call",
@@ -150,7 +156,8 @@ def test_a_position_registered_after_the_moment_is_not_on_the_fund_page_then(sam
         "status": "Pending",
         "amount": "100000",
     }
-    assert editor_client.post("/documents/DOC001/entries/new/", call).status_code == 302
+    assert editor_client.post("/documents/DOC003/entries/new/", call).status_code == 302
+    approve_by_another("DOC003")
     now = analyst_client.get(FUND)
     assert "Total USD (3 positions)" in text(now) and 'data-position="POSITION_3"' in now.content.decode()
     then = analyst_client.get(f"{FUND}?known_at={before}")
@@ -210,6 +217,7 @@ def test_a_slim_line_valued_before_its_nav_date_is_read_whole_once(
     after that date, so as of 2025-09-30 its line is read whole (the as-of view's BatchGetItem):
     called 500,000, no NAV at that date."""
     assert editor_client.post("/documents/DOC002/entries/new/", {**NAV, "amount": "1400000"}).status_code == 302
+    approve_by_another("DOC002")  # DOC002 is approved: the NAV counts once its restatement is
     now = moment()
     with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "BatchGetItem"]):
         response = analyst_client.get(f"{FUND}?as_of=2025-09-30&known_at={now}")

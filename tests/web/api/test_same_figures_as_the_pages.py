@@ -14,6 +14,7 @@ from django.core.management import call_command
 
 from fundportal.domain.entry_versions import instant
 from fundportal.domain.money import format_money, format_percent, format_ratio, money
+from tests.approving import approve_by_another
 
 pytestmark = pytest.mark.django_db
 
@@ -124,6 +125,7 @@ def test_known_at_the_funds_and_investors_show_the_same_figures_as_the_pages(
         ).status_code
         == 302
     )
+    approve_by_another("DOC001")  # DOC001 is approved: the NAV counts once its restatement is
     for query in (f"known_at={before}", f"as_of=2025-09-30&known_at={before}"):
         for page, endpoint in (
             ("/funds/FUND_A/", "/api/v1/funds/FUND_A/lines"),
