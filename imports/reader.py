@@ -14,6 +14,19 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
+# One kind's own columns (a call's parts, a distribution's split, a fee line, a carry stage),
+# in the template's order (`imports.entry_columns` reads them).
+KIND_COLUMNS = (
+    "management_fee",
+    "partnership_expense",
+    "outside_commitment",
+    "return_of_capital",
+    "gain",
+    "income",
+    "recallable",
+    "fee_line",
+    "carry_stage",
+)
 COLUMNS = (
     "document_id",
     "title",
@@ -28,16 +41,7 @@ COLUMNS = (
     "due_date",
     "new_position",
     "document_type",
-    # one kind's own columns (`imports.entry_columns`)
-    "management_fee",
-    "partnership_expense",
-    "outside_commitment",
-    "return_of_capital",
-    "gain",
-    "income",
-    "recallable",
-    "fee_line",
-    "carry_stage",
+    *KIND_COLUMNS,
 )
 # Optional columns: a missing one reads as empty (`new_position`: the row opens a position not
 # yet registered in its fund; `document_type`: the type of the documents the file creates; the
@@ -46,15 +50,7 @@ OPTIONAL = (
     "due_date",
     "new_position",
     "document_type",
-    "management_fee",
-    "partnership_expense",
-    "outside_commitment",
-    "return_of_capital",
-    "gain",
-    "income",
-    "recallable",
-    "fee_line",
-    "carry_stage",
+    *KIND_COLUMNS,
 )
 REQUIRED = tuple(c for c in COLUMNS if c not in OPTIONAL)
 MAX_ROWS = 100_000

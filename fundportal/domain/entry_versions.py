@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from .kinds import POSITION_KINDS, Kind
-from .position_entries import ENTRY_CLASSES, PositionEntry, entry_parts
+from .position_entries import ENTRY_CLASSES, PositionEntry, set_parts
 
 EntryKey = tuple[Kind, str]  # (kind, position id)
 
@@ -74,7 +74,7 @@ class EntryVersion:
             due_date=before.due_date,
             updated_at=before.updated_at,
             updated_by=before.updated_by,
-            parts=tuple(sorted((k, v) for k, v in entry_parts(before).items() if v is not None and v is not False)),
+            parts=set_parts(before),
             moved_to=moved_to,
         )
 
