@@ -4,23 +4,28 @@
 entries the position page's as-of view reads (`positions.as_of.position_as_of`: approved
 documents, as known at `?known_at=`, dated up to the period's end).
 
-Requests: a position's statement is one Query (its entries and register, as the position page)
-and one BatchGetItem (its fund's and investor's records, for the names); an investor's is one
-Query of the investor index (its registers and record), one Query per position and one
-BatchGetItem of the fund records; a fund's ZIP reads the fund's pages (one Query per 100
-positions), the investors' records (one BatchGetItem per 100) and one Query per position.
+Every statement is as of its period's end (`?as_of=` does not move it) and, with `?known_at=`,
+as the book stood at T (the position page's known-at path). Requests: a position's statement is
+one Query (its entries and register, as the position page) and one BatchGetItem (its fund's and
+investor's records, for the names), as known at T one Query more (its kept values); an
+investor's is one Query of the investor index (its registers and record), one Query per
+position and one BatchGetItem of the fund records, as known at T one Query more (the investor's
+register versions since T) and one more per position written since T; a fund's ZIP reads the
+fund's pages (one Query per 100 positions), the investors' records (one BatchGetItem per 100)
+and one Query per position (as known at T, two: its kept values).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.capital_account import CurrencyAccount, combine, position_account
 from fundportal.domain.errors import NotFound
 from fundportal.domain.periods import Period
+from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.records import FundRecord, InvestorRecord
 from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.records import RecordRepository
@@ -55,6 +60,11 @@ class CapitalAccountStatement:
     investor_name: str = ""
 
     @property
+    def as_of(self) -> date:
+        """The date every figure is valued as of: the period's end."""
+        return self.period.end
+
+    @property
     def filename_stem(self) -> str:
         return f"statement-{self.subject_id}-{self.period.slug}"
 
@@ -75,9 +85,19 @@ def _position_account(
     repository: PositionRepository | None,
     funds: dict[str, FundRecord] | None = None,
     investors: dict[str, InvestorRecord] | None = None,
+    then: PositionRegister | None = None,
+    changed_since: bool = True,
 ) -> PositionAccount:
+    """The position's blocks: the position page's as-of view as of the period's end, as known
+    at `known_at` (`position_as_of`; `then` and `changed_since` as it takes them)."""
     position = position_as_of(
-        position_id=position_id, as_of=period.end, known_at=known_at, scope=scope, repository=repository
+        position_id=position_id,
+        as_of=period.end,
+        known_at=known_at,
+        scope=scope,
+        repository=repository,
+        then=then,
+        changed_since=changed_since,
     )
     register = position.register
     accounts = position_account(
@@ -139,12 +159,26 @@ def investor_capital_account(
     records: RecordRepository | None = None,
 ) -> CapitalAccountStatement:
     """An investor's statement across its funds (within `scope`): each position's blocks and the
-    totals per currency (never summed across currencies)."""
-    registers, record = investor_pages.investor_registers_and_record(investor_id=investor_id, scope=scope)
-    funds, _ = (records or RecordRepository()).records_of([r.fund_id for r in registers], [])
-    investors = {investor_id: record} if record is not None else {}
+    totals per currency (never summed across currencies). As known at T: the investor's
+    positions as they stood then (one Query more: a position merged away or removed since is
+    back, one registered since is left out), and only a position written since T reads its kept
+    values (the others count as now)."""
+    held = investor_pages.investor_registers_then(investor_id=investor_id, scope=scope, known_at=known_at)
+    funds, _ = (records or RecordRepository()).records_of([r.fund_id for r in held.registers], [])
+    investors = {investor_id: held.record} if held.record is not None else {}
     positions = [
-        _position_account(r.position_id, period, known_at, scope, repository, funds, investors) for r in registers
+        _position_account(
+            r.position_id,
+            period,
+            known_at,
+            scope,
+            repository,
+            funds,
+            investors,
+            then=r,
+            changed_since=r.position_id in held.changed,
+        )
+        for r in held.registers
     ]
     return CapitalAccountStatement(
         subject="investor",
@@ -153,7 +187,7 @@ def investor_capital_account(
         known_at=known_at,
         positions=positions,
         totals=combine(a for p in positions for a in p.accounts),
-        investor_name=_name(record),
+        investor_name=_name(held.record),
     )
 
 

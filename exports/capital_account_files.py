@@ -6,7 +6,7 @@ currency; amounts numbers with their currency's format, ratios `0.0000"x"`, IRR 
 from __future__ import annotations
 
 import io
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -72,6 +72,12 @@ def statement_xlsx(statement: CapitalAccountStatement) -> bytes:
     sheet.write(row, 1, statement.period.label)
     sheet.write_datetime(row, 2, _datetime(statement.period.start), fmt("date"))
     sheet.write_datetime(row, 3, _datetime(statement.period.end), fmt("date"))
+    row += 1
+    sheet.write(row, 0, "As of")
+    sheet.write_datetime(row, 1, _datetime(statement.as_of), fmt("date"))
+    if statement.known_at is not None:
+        sheet.write(row, 2, "As known at")
+        sheet.write(row, 3, f"{statement.known_at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC")
     row += 2
     blocks: list[tuple[PositionAccount | None, CurrencyAccount]] = [
         (p, a) for p in statement.positions for a in p.accounts

@@ -22,7 +22,7 @@ from fundportal.domain.errors import NotFound
 from fundportal.domain.kinds import validate_id
 from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.records import InvestorRecord
-from fundportal.domain.register_versions import registers_known_at
+from fundportal.domain.register_versions import changed_after, registers_known_at
 from fundportal.domain.time_travel import valuation_date
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.paging import PAGE_ROWS, Pager, place_of, slice_page
@@ -74,18 +74,44 @@ def investor_registers_and_record(
     they stood then, from the investor's register versions replaced since (one Query more,
     `funds.known_at`): one changed since is its state then, one registered since is left out, one
     removed since is back."""
+    held = investor_registers_then(investor_id=investor_id, scope=scope, repository=repository, known_at=known_at)
+    return held.registers, held.record
+
+
+@dataclass(frozen=True, slots=True)
+class InvestorRegisters:
+    """An investor's registers within the scope (as they stood at a moment, when asked), its
+    record, and the positions whose register was written since that moment (none: as now)."""
+
+    registers: list[PositionRegister]
+    record: InvestorRecord | None
+    changed: frozenset[str] = frozenset()
+
+
+def investor_registers_then(
+    *,
+    investor_id: str,
+    scope: AccessScope = OPERATOR,
+    repository: RegisterRepository | None = None,
+    known_at: datetime | None = None,
+) -> InvestorRegisters:
+    """`investor_registers_and_record` with the positions written since `known_at` (the
+    positions of the register versions replaced since: every write of an entry, an approval or
+    a commitment rewrites its register, so any other position counts at `known_at` as now)."""
     validate_id(investor_id, "investor id")
     scope.require_investor(investor_id)
     repository = repository or RegisterRepository()
     found, record = repository.investor_positions_and_record(investor_id)
+    changed: frozenset[str] = frozenset()
     if known_at is not None:
         versions = repository.investor_versions_after(investor_id, known_at)
         found = registers_known_at(found, versions, known_at, with_removed=True)
+        changed = frozenset(changed_after(versions, known_at))
     covered = (r for r in found if scope.covers_position(r.fund_id, r.investor_id))
     registers = sorted(covered, key=lambda r: natural_line_key(r.fund_id, r.position_id))
     if not registers:
         raise NotFound("Investor", investor_id)
-    return registers, record
+    return InvestorRegisters(registers, record, changed)
 
 
 def investor_view(

@@ -30,7 +30,7 @@ from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.ratios import percent_called
 from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
 from fundportal.domain.records import FundRecord, InvestorRecord
-from fundportal.domain.register_versions import RegisterVersion, registers_known_at, summary_known_at
+from fundportal.domain.register_versions import RegisterVersion, registers_known_at
 from fundportal.domain.returns import as_percent
 from fundportal.domain.summary import SummaryTotals, totals_as_of
 from fundportal.domain.time_travel import valuation_date
@@ -38,7 +38,7 @@ from fundportal.domain.valuation import irr_as_of
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.summaries import SummaryRepository
 from fundportal.web.links import PositionLinks
-from funds.known_at import fund_registers_known_at
+from funds.known_at import fund_known_at, fund_registers_known_at
 from funds.reconciliation import GroupReconciliation, group_reconciliation
 
 
@@ -284,22 +284,26 @@ def fund_detail(
     of its shards and record) and one page of its positions with their figures (one Query, 100 a page, signed cursors).
     NotFound outside `scope` (and for LP users: a fund's page shows the other LPs), before any
     read, and for a fund with neither a summary nor a position. `known_at`: the summary and the
-    page's registers as they stood then (`funds.known_at`: one Query more of the fund's register
-    `versions` replaced since, unless given), valued as of `as_of` (default: its day)."""
+    page's registers as they stood then (`funds.known_at.fund_known_at`: one Query more of the
+    fund's register `versions` replaced since, unless given; the lines to read whole for
+    `as_of` in the summary's BatchGetItem), valued as of `as_of` (default: its day)."""
     validate_id(fund_id, "fund id")
     scope.require_fund(fund_id, "Fund", fund_id)
     repository = repository or RegisterRepository()
-    summary, record = (summaries or SummaryRepository(getattr(repository, "gateway", None))).fund_with_record(fund_id)
-    page = repository.fund_page(fund_id, cursor)
-    if not page.registers and not summary and cursor is None:
-        raise NotFound("Fund", fund_id)
+    summaries = summaries or SummaryRepository(getattr(repository, "gateway", None))
     # Every figure of the page as of one date (`fundportal.domain.valuation`).
     on = valuation_date(as_of, known_at, date.today())
-    registers = page.registers
-    if known_at is not None:
+    if known_at is None:
+        summary, record = summaries.fund_with_record(fund_id)
+        page = repository.fund_page(fund_id, cursor)
+        registers, found = page.registers, bool(summary)
+    else:  # the page and the versions first: the summary's read then takes the lines to read whole
+        page = repository.fund_page(fund_id, cursor)
         versions = repository.fund_versions_after(fund_id, known_at) if versions is None else versions
-        summary = summary_known_at(summary or {}, versions, known_at)
-        registers = fund_registers_known_at(registers, versions, known_at, on, repository)
+        then = fund_known_at(fund_id, page.registers, versions, known_at, on, summaries)
+        summary, record, registers, found = then.summary, then.record, then.registers, then.found
+    if not page.registers and not found and cursor is None:
+        raise NotFound("Fund", fund_id)
     totals_lines = [summary_totals(t) for t in totals_as_of(summary or {}, on)]
     return GroupPage(
         group_id=fund_id,

@@ -111,12 +111,23 @@ def position_as_of(
     scope: AccessScope = OPERATOR,
     repository: PositionRepository | None = None,
     today: date | None = None,
+    then: PositionRegister | None = None,
+    changed_since: bool = True,
 ) -> PositionAsOf:
     """The position valued as of `as_of` (None: `known_at`'s day, else today) as known at
     `known_at` (None: now). As known at T, its kept earlier values are read too (one Query more)
-    and each document counts from its approval (`fundportal.domain.known_at`)."""
+    and each document counts from its approval (`fundportal.domain.known_at`); an entry a merge
+    moved in after T does not count (the register keeps when it moved), one moved out after T
+    does (its kept value, removed at the move). A position merged away entirely (no register, no
+    entries) is not found: its approval times went with its register (reading its last register
+    version would be a second request more), unless the caller read it: `then`, the register as
+    it stood at T (`register_versions`). `changed_since=False`: the caller knows no register
+    write of the position after T (every entry write, approval and commitment change rewrites
+    it), so nothing counted changed since and the kept values are not read."""
     repository = repository or PositionRepository()
     entries, register = repository.entries_with_register(position_id)
+    if register is None and known_at is not None:
+        register = then
     held_by = register or (entries[0] if entries else None)
     if held_by is None:
         raise NotFound("Position", position_id)
@@ -126,11 +137,12 @@ def position_as_of(
     if known_at is not None:
         versions = [
             v
-            for v in repository.entry_versions(position_id)
+            for v in (repository.entry_versions(position_id) if changed_since else [])
             if register is None or register.counts_document(v.document_id)
         ]
         approvals = register.approvals if register is not None else {}
-        entries = entries_counted_at(entries, versions, approvals, known_at)
+        moved_in = register.moved_in if register is not None else {}
+        entries = entries_counted_at(entries, versions, approvals, known_at, moved_in)
     entries = entries_as_of(entries, on)
     entries.sort(key=lambda e: (e.as_of_date or date.min, e.document_id, e.kind.value))
     history = history_of(register.commitment, register.commitments) if register else ()

@@ -7,7 +7,9 @@
   amounts, statuses and dates), both registers recomputed from their entries (the one
   accumulator, as `verify_positions` counts them), then the source register and its search
   items go. Each moved entry's value is kept as removed from the source (`EntryVersion`,
-  `moved_to` the target), so the document compare page shows the move. Refused when the two
+  `moved_to` the target), so the document compare page shows the move, and the target's
+  register keeps when each entry moved in (`PositionRegister.moved_in`), so the position page
+  as known before the move counts it under the source only. Refused when the two
   differ in fund, investor or currency, when both hold an entry
   of one kind in one document, when the source holds a commitment, or when an unfinished import
   still writes into it. Each step is one transaction of at most 100 items (entries moved with
@@ -32,7 +34,7 @@ from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import Conflict, NotFound, PositionChangeRefused
 from fundportal.domain.figures_builder import FiguresBuilder
-from fundportal.domain.kinds import APPROVING, validate_id
+from fundportal.domain.kinds import APPROVING, Kind, validate_id
 from fundportal.domain.model import Document, utcnow
 from fundportal.domain.position_entries import PositionEntry
 from fundportal.domain.position_register import PositionRegister
@@ -210,16 +212,16 @@ def _merge(uow: UnitOfWork, source_id: str, target_id: str, user: str, scope: Ac
     moved_all: list[PositionEntry] = []
     transactions = 0
     for group in steps(left):
-        now = utcnow()
+        now, at = utcnow(), instant()
         moved = [_moved(entry, target_id) for entry in group]
         going = {_where(e) for e in group}
         left = [e for e in left if _where(e) not in going]
         held = [*held, *moved]
         new_source = _next(recounted(source, left, source.awaiting_documents), source, now, user)
-        new_target = _next(recounted(target, held, awaiting), target, now, user)
+        # The target keeps when each entry moved in (as known before, it stood under the source).
+        new_target = _next(recounted(target, held, awaiting).with_moved_in(_moved_keys(group), at), target, now, user)
         uow.request()  # each step is its own transaction, under its own token
         with uow:
-            at = instant()
             for before, after in zip(group, moved, strict=True):
                 uow.delete(before, expect=unchanged(before), name="entry")
                 uow.put(after, expect=NEW, name="entry")
@@ -261,6 +263,10 @@ def _documents(uow: UnitOfWork, document_ids: set[str]) -> dict[str, Document]:
 def _moved_on() -> Exception:
     """A document's approval moved since read: the merge reads and recounts again."""
     return RegisterChanged(())
+
+
+def _moved_keys(entries: Iterable[PositionEntry]) -> list[tuple[str, Kind]]:
+    return [(e.document_id, e.kind) for e in entries]
 
 
 def _where(entry: PositionEntry) -> tuple[str, str]:

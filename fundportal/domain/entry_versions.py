@@ -134,11 +134,11 @@ def entries_at(
         previous: EntryVersion | None = None
         for version in kept:
             values.append(
-                (_set_at(previous, version.updated_at, moved_in.get(key)), version.replaced_at, version.entry())
+                (value_set_at(previous, version.updated_at, moved_in.get(key)), version.replaced_at, version.entry())
             )
             previous = version
         if key in now:
-            values.append((_set_at(previous, now[key].updated_at, moved_in.get(key)), None, now[key]))
+            values.append((value_set_at(previous, now[key].updated_at, moved_in.get(key)), None, now[key]))
         for set_at, replaced_at, entry in values:
             if (set_at is None or set_at <= at) and (replaced_at is None or replaced_at > at):
                 found[key] = entry
@@ -146,12 +146,13 @@ def entries_at(
     return found
 
 
-def _set_at(
+def value_set_at(
     previous: EntryVersion | None, updated_at: datetime | None, moved_in: datetime | None = None
 ) -> datetime | None:
     """When a value was set: when the value before it was replaced, unless that one was removed
-    (this value was recorded anew) or there is none (its own time; a merge moving it in: the move,
-    its time kept from the position it came from)."""
+    (this value was recorded anew) or there is none: its own time (None: unknown), and for a
+    first value a merge moved in, the move when later (its own time is kept from the position it
+    came from). The one rule for the compare page and the known-at views."""
     if previous is not None and not previous.removed:
         return previous.replaced_at
     if previous is None and moved_in is not None:

@@ -13,6 +13,15 @@ typed:
 - a value stands until the value replacing it counts (a removal: until the removal counts);
 - a document with no approval time kept (approved before approval times were kept, or the
   seed's) counts as its values' own times say.
+
+A position merge moves an entry from one position to another at a moment M (`moved_in`, kept
+on the target's register; the source keeps the value as removed, `EntryVersion.moved_to`):
+- on the target, the first value it holds stood under the other position until M, so it is set
+  at M (or at its own time when later) and counts from then as any value set then would
+  (`counted_from`): as known before M it does not count here;
+- on the source, the value stands until its removal at M counts, as any removal: as known
+  before M it counts there.
+So at every moment a moved entry counts under exactly one of the two positions.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .approval_times import Approvals, counted_from, first_approved_at
-from .entry_versions import EntryVersion
+from .entry_versions import EntryVersion, value_set_at
 from .kinds import Kind
 from .position_entries import PositionEntry
 
@@ -43,19 +52,21 @@ def _key(entry: PositionEntry | EntryVersion) -> ValueKey:
     return entry.document_id, entry.kind, entry.position_id
 
 
-def _timeline(current: PositionEntry | None, kept: list[EntryVersion], approval: Approvals) -> list[_Value]:
+def _timeline(
+    current: PositionEntry | None, kept: list[EntryVersion], approval: Approvals, moved_in: datetime | None
+) -> list[_Value]:
     """An entry's values in order (kept versions, oldest replaced first, then the current one)
     with when each counted."""
     values: list[_Value] = []
     previous: EntryVersion | None = None
     for version in sorted(kept, key=lambda v: v.replaced_at):
-        set_at = previous.replaced_at if previous is not None and not previous.removed else version.updated_at
+        start = value_set_at(previous, version.updated_at, moved_in)
         end = counted_from(version.replaced_at, approval)
-        values.append(_Value(version.entry(), counted_from(set_at, approval), end))
+        values.append(_Value(version.entry(), counted_from(start, approval), end))
         previous = version
     if current is not None:
-        set_at = previous.replaced_at if previous is not None and not previous.removed else current.updated_at
-        values.append(_Value(current, counted_from(set_at, approval), None))
+        start = value_set_at(previous, current.updated_at, moved_in)
+        values.append(_Value(current, counted_from(start, approval), None))
     return values
 
 
@@ -64,10 +75,12 @@ def entries_counted_at(
     versions: Iterable[EntryVersion],
     approvals: Mapping[str, Approvals],
     at: datetime,
+    moved_in: Mapping[tuple[str, Kind], datetime] | None = None,
 ) -> list[PositionEntry]:
     """The entries as counted at `at`: per entry, the value standing then (none: left out); a
     document first approved after `at` left out whole. `current` and `versions`: the counted
-    documents' only."""
+    documents' only; `moved_in`: when a merge moved each entry in, by (document id, kind)."""
+    moved_in = moved_in or {}
     now = {_key(e): e for e in current}
     kept: dict[ValueKey, list[EntryVersion]] = {}
     for version in versions:
@@ -78,7 +91,7 @@ def entries_counted_at(
         first = first_approved_at(approval)
         if first is not None and first > at:
             continue
-        for value in _timeline(now.get(key), kept.get(key, []), approval):
+        for value in _timeline(now.get(key), kept.get(key, []), approval, moved_in.get((key[0], key[1]))):
             if value.stands_at(at):
                 found.append(value.entry)
                 break

@@ -4,6 +4,7 @@ states), each counted document's approvals, and the figures, flows and IRR read 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -15,7 +16,7 @@ from .approval_times import Approvals, approved_again
 from .commitments import CommitmentChange, commitment_as_of, history_of
 from .figures import Figures
 from .figures_builder import FiguresBuilder
-from .kinds import validate_id
+from .kinds import Kind, validate_id
 from .money import money
 from .ratios import percent_called
 from .valuation import irr_as_of, value_as_of
@@ -50,6 +51,9 @@ class PositionRegister:
     # Each counted document's approvals (`approval_times`; a document approved before these were
     # kept has none but its restatements'): what counted at a past moment.
     approvals: dict[str, Approvals] = field(default_factory=dict)
+    # When a merge moved each entry in from another position, by (document id, kind): before
+    # that it stood under the other position (`fundportal.domain.known_at`).
+    moved_in: dict[tuple[str, Kind], datetime] = field(default_factory=dict)
     # Memo of what is read from the register: its builder, figures, flows and commitments (the
     # register is immutable). Not an init field: `dataclasses.replace` starts a changed copy afresh.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -64,6 +68,8 @@ class PositionRegister:
             object.__setattr__(self, "awaiting", {})
         if self.approvals is None:
             object.__setattr__(self, "approvals", {})
+        if self.moved_in is None:
+            object.__setattr__(self, "moved_in", {})
 
     def approved_at(self, document_id: str, at: datetime, since: datetime | None = None) -> PositionRegister:
         """The register with `document_id`'s values set from `since` (None: a first approval)
@@ -71,6 +77,10 @@ class PositionRegister:
         approvals = dict(self.approvals)
         approvals[document_id] = approved_again(approvals.get(document_id, ()), at, since)
         return replace(self, approvals=approvals)
+
+    def with_moved_in(self, moved: Iterable[tuple[str, Kind]], at: datetime) -> PositionRegister:
+        """The register with the entries `moved` ((document id, kind) pairs) moved in by a merge at `at`."""
+        return replace(self, moved_in={**self.moved_in, **dict.fromkeys(moved, at)})
 
     def counts_document(self, document_id: str) -> bool:
         """Whether the document's entries are in the counted roll-up (not awaiting approval)."""

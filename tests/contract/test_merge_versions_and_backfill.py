@@ -6,13 +6,14 @@ gives entry versions kept before the position index held them their `HIST#<posit
 from __future__ import annotations
 
 import io
+import re
 from datetime import date
 from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
 
-from documents import services
+from documents import approval, services
 from documents.selectors import document_header, document_history
 from documents.version_compare import compare_versions
 from fundportal.domain.entry_versions import EntryVersion, instant
@@ -119,4 +120,41 @@ def test_backfill_adds_the_position_history_keys_once(sample):
     second = _backfill()
     assert "updated 0," in second
     assert len(PositionRepository().entry_versions("POSITION_1")) == 1
+    assert verify_positions().differences == []
+
+
+def _paid_in(client, known_at: str) -> str:
+    response = client.get(f"/positions/POSITION_1/?known_at={known_at}")
+    assert response.status_code == 200
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    found = re.search(r"Paid-in \(called\) USD ([\d,.]+)", page)
+    assert found is not None, page
+    return found.group(1)
+
+
+def _moment() -> str:
+    return instant().replace(tzinfo=None).isoformat(timespec="microseconds")
+
+
+def test_the_target_as_known_before_a_merge_leaves_out_what_the_merge_moved_in(
+    sample, analyst_client, django_assert_dynamodb_requests
+):
+    """The sample's POSITION_1 was called 500,000 (DOC001) + 750,000 (DOC002) = 1,250,000. A Q1
+    call of 200,000 recorded and approved for the mistyped POSITON_1 is merged into POSITION_1 at
+    T1: known at T0 < T1 POSITION_1 was called 1,250,000 (the 200,000 stood under POSITON_1);
+    known after T1, 1,450,000."""
+    document = Document(document_id="DOC_Q1", title="Q1 call", fund_id="FUND_A", as_of_date=date(2026, 1, 31))
+    services.document_create(document=document, user="typist")
+    services.entry_record(
+        entry=CapitalCall("DOC_Q1", "POSITON_1", "FUND_A", "INVESTOR_1", Decimal(200_000), "Active"), user="typist"
+    )
+    approval.document_submit(document_id="DOC_Q1", user="typist")
+    approval.document_approve(document_id="DOC_Q1", user="checker")
+    before_merge = _moment()
+    merging.position_merge(source="POSITON_1", target="POSITION_1", user="fixer")
+    after_merge = _moment()
+
+    with django_assert_dynamodb_requests(2, ["Query", "Query"]):
+        assert _paid_in(analyst_client, before_merge) == "1,250,000.00"
+    assert _paid_in(analyst_client, after_merge) == "1,450,000.00"
     assert verify_positions().differences == []

@@ -74,3 +74,52 @@ def test_counted_from_is_the_first_approval_a_value_waited_for_else_its_own_time
     later = datetime(2026, 3, 1, tzinfo=UTC)
     assert counted_from(later, approvals) == later
     assert first_approved_at(approvals) == A1 and first_approved_at((Approval(R, A2),)) is None
+
+
+# A merge at M (A1 < M < R) moves the approved 400,000 from the mistyped POSITON_2 to POSITION_2.
+M = datetime(2026, 1, 20, 9, 0, tzinfo=UTC)
+TYPO = replace(LOADED, position_id="POSITON_2")
+MOVED_OUT = EntryVersion.of(TYPO, M, "fixer", removed=True, moved_to="POSITION_2")
+MOVED_IN = {("DOC002", LOADED.kind): M}
+FIRST = {"DOC002": (Approval(None, A1),)}
+
+
+def test_an_entry_a_merge_moved_in_counts_on_the_target_only_from_the_move():
+    before_move = datetime(2026, 1, 10, tzinfo=UTC)
+    assert entries_counted_at([LOADED], [], FIRST, before_move, MOVED_IN) == []
+    assert [e.amount for e in entries_counted_at([LOADED], [], FIRST, M, MOVED_IN)] == [Decimal(400_000)]
+    # Without the move kept, it would count from its approval (A1), as if it had always been here.
+    assert [e.amount for e in entries_counted_at([LOADED], [], FIRST, before_move)] == [Decimal(400_000)]
+
+
+def test_an_entry_a_merge_moved_out_counts_on_the_source_until_the_move():
+    before_move = datetime(2026, 1, 10, tzinfo=UTC)
+    assert [(e.position_id, e.amount) for e in entries_counted_at([], [MOVED_OUT], FIRST, before_move)] == [
+        ("POSITON_2", Decimal(400_000))
+    ]
+    assert entries_counted_at([], [MOVED_OUT], FIRST, M) == []
+
+
+def test_a_moved_entry_counts_under_exactly_one_position_at_every_moment():
+    for at in (A1, datetime(2026, 1, 10, tzinfo=UTC), M, datetime(2026, 3, 1, tzinfo=UTC)):
+        source = entries_counted_at([], [MOVED_OUT], FIRST, at)
+        target = entries_counted_at([LOADED], [], FIRST, at, MOVED_IN)
+        assert len(source) + len(target) == 1, at
+
+
+def test_a_draft_entry_moved_in_counts_from_its_documents_approval_after_the_move():
+    approved_later = {"DOC002": (Approval(None, datetime(2026, 1, 25, tzinfo=UTC)),)}
+    assert entries_counted_at([LOADED], [], approved_later, datetime(2026, 1, 24, tzinfo=UTC), MOVED_IN) == []
+    counted = entries_counted_at([LOADED], [], approved_later, datetime(2026, 1, 25, tzinfo=UTC), MOVED_IN)
+    assert [e.amount for e in counted] == [Decimal(400_000)]
+
+
+def test_a_value_changed_after_the_move_replaces_the_moved_one_from_its_approval():
+    """Moved in at M, restated on the target at R and approved at A2: the moved value counts from
+    M to A2, the restated one from A2."""
+    kept = EntryVersion.of(LOADED, R, "ana")
+    counted = [
+        [e.amount for e in entries_counted_at([RESTATED], [kept], FIRST_THEN_RESTATED, at, MOVED_IN)]
+        for at in (datetime(2026, 1, 10, tzinfo=UTC), M, A2)
+    ]
+    assert counted == [[], [Decimal(400_000)], [Decimal(410_000)]]

@@ -7,9 +7,10 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from fundportal.domain.figures_builder import FiguresBuilder
+from fundportal.domain.kinds import Kind
 from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue
 from fundportal.domain.position_register import PositionRegister
-from fundportal.store.mapping.entities import to_item
+from fundportal.store.mapping.entities import from_item, to_item
 from fundportal.store.repositories.register import slim_register
 from fundportal.store.schema import FUND_INDEX, FUND_PROJECTION, TABLE
 
@@ -62,3 +63,15 @@ def test_the_slim_copy_is_small_whatever_the_history():
     )
     assert len(str(_projected(long))) < len(str(_projected(short))) + 100
     assert len(str(to_item(long))) > 5 * len(str(_projected(long)))
+
+
+def test_when_entries_moved_in_rides_in_the_rollup_and_stays_out_of_the_slim_copy():
+    moved = {("DOC_A", Kind.CAPITAL_CALL): AT, ("DOC_A", Kind.NAV): AT, ("DOC_B", Kind.NAV): AT + timedelta(days=1)}
+    register = _register([_entry(CapitalCall, 100, date(2025, 3, 31))])
+    register = register.with_moved_in(list(moved)[:2], AT).with_moved_in(
+        [("DOC_B", Kind.NAV)], moved[("DOC_B", Kind.NAV)]
+    )
+    item = to_item(register)
+    assert from_item(PositionRegister, item).moved_in == moved
+    assert from_item(PositionRegister, item).figures() == register.figures()
+    assert "MovedIn" not in item["Lines"]

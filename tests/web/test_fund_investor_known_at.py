@@ -30,6 +30,7 @@ from fundportal.domain.entry_versions import instant
 from fundportal.domain.kinds import Kind
 from fundportal.domain.model import Document
 from tests.approving import approve_by_another
+from tests.fund_loading import load_fund
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +125,7 @@ def test_the_fund_page_known_after_the_entry_shows_it_and_the_restatement_only_o
 def test_the_fund_page_known_at_costs_one_query_more(history, analyst_client, django_assert_dynamodb_requests):
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "Query"]):
         assert analyst_client.get(FUND).status_code == 200  # today's page: unchanged
-    with django_assert_dynamodb_requests(3, ["BatchGetItem", "Query", "Query"]):
+    with django_assert_dynamodb_requests(3, ["Query", "Query", "BatchGetItem"]):
         assert analyst_client.get(f"{FUND}?known_at={history['T0']}").status_code == 200
 
 
@@ -133,11 +134,11 @@ def test_the_fund_page_known_at_composes_with_as_of_for_one_query_more(
 ):
     """As of 2025-09-30 only DOC001 counts: called 800,000 (25.4 % of 3,150,000), distributed
     120,000; as known after the NAV, POSITION_1's TVPI (75,000 + 445,000) / 500,000 = 1.04x."""
-    with django_assert_dynamodb_requests(3, ["BatchGetItem", "Query", "Query"]):
+    with django_assert_dynamodb_requests(3, ["Query", "Query", "BatchGetItem"]):
         before = analyst_client.get(f"{FUND}?as_of=2025-09-30&known_at={history['T0']}")
     assert "Total USD (2 positions) USD 3,150,000.00 USD 800,000.00 25.4 %" in text(before)
     assert "445,000.00" not in text(before)
-    with django_assert_dynamodb_requests(3, ["BatchGetItem", "Query", "Query"]):
+    with django_assert_dynamodb_requests(3, ["Query", "Query", "BatchGetItem"]):
         after = analyst_client.get(f"{FUND}?as_of=2025-09-30&known_at={history['T1']}")
     assert "USD 445,000.00" in row(after, "POSITION_1") and "1.04x" in row(after, "POSITION_1")
     page = after.content.decode()
@@ -214,13 +215,30 @@ def test_a_slim_line_valued_before_its_nav_date_is_read_whole_once(
     sample, editor_client, analyst_client, django_assert_dynamodb_requests
 ):
     """POSITION_1's NAV of 1,400,000 in DOC002 (2025-12-31): its slim copy holds only the flows
-    after that date, so as of 2025-09-30 its line is read whole (the as-of view's BatchGetItem):
-    called 500,000, no NAV at that date."""
+    after that date, so as of 2025-09-30 its line is read whole, in the summary's BatchGetItem
+    (3 requests in all): called 500,000, no NAV at that date."""
     assert editor_client.post("/documents/DOC002/entries/new/", {**NAV, "amount": "1400000"}).status_code == 302
     approve_by_another("DOC002")  # DOC002 is approved: the NAV counts once its restatement is
     now = moment()
-    with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "BatchGetItem"]):
+    with django_assert_dynamodb_requests(3, ["Query", "Query", "BatchGetItem"]):
         response = analyst_client.get(f"{FUND}?as_of=2025-09-30&known_at={now}")
     line = row(response, "POSITION_1")
     assert "USD 500,000.00" in line and "1,400,000.00" not in line
     assert row(response, "POSITION_1") == row(analyst_client.get(f"{FUND}?as_of=2025-09-30"), "POSITION_1")
+
+
+@pytest.mark.parametrize(("positions", "requests"), [(89, 3), (100, 4)])
+def test_as_of_before_every_nav_and_known_at_reads_whole_lines_with_the_summary_while_they_fit(
+    moto_backend, analyst_client, django_assert_dynamodb_requests, positions, requests
+):
+    """Every line's NAV (2025-12-31) is after D (2025-06-30), so each is read whole: with the 10
+    summary shards and the record, 89 lines fit the summary's BatchGetItem (3 requests); a full
+    page of 100 does not (111 keys: a second BatchGetItem, sent in parallel; `funds.known_at`
+    says why no design does better). Called as of D: each line's call dated 2024-12-31."""
+    registers = load_fund("FUND_W", positions, nav_on=date(2025, 12, 31))
+    url = f"/funds/FUND_W/?as_of=2025-06-30&known_at={moment()}"
+    with django_assert_dynamodb_requests(requests, ["Query", "Query", *["BatchGetItem"] * (requests - 2)]):
+        response = analyst_client.get(url)
+    assert response.status_code == 200
+    line = row(response, registers[0].position_id)
+    assert "USD 1,000.00" in line and "2,000.00" not in line  # the call, no NAV as of D

@@ -13,6 +13,7 @@ from typing import Any
 from fundportal.domain.approval_times import Approval
 from fundportal.domain.audit_trail import jsonable
 from fundportal.domain.commitments import EARLIEST_EFFECTIVE, CommitmentChange
+from fundportal.domain.kinds import Kind
 from fundportal.domain.position_entries import RestatedValue
 
 
@@ -93,7 +94,10 @@ AWAITING_KEY = "Awaiting"
 # (projected with it), as {"DOC001": [["" (a first approval) or "<since ISO>", "<at ISO>"], ...]};
 # absent when none.
 APPROVALS_KEY = "Approvals"
-_NOT_CURRENCIES = frozenset((AWAITING_KEY, APPROVALS_KEY))
+# When a merge moved each entry in (`PositionRegister.moved_in`), the same way, as
+# {"DOC001": {"CAPITAL_CALL": "<at ISO>"}}; absent when none.
+MOVED_IN_KEY = "MovedIn"
+_NOT_CURRENCIES = frozenset((AWAITING_KEY, APPROVALS_KEY, MOVED_IN_KEY))
 
 
 def register_rollup_out(register: Any) -> dict[str, Any]:
@@ -105,6 +109,11 @@ def register_rollup_out(register: Any) -> dict[str, Any]:
         kept[APPROVALS_KEY] = {
             doc: [[iso(a.since) or "", iso(a.at)] for a in held] for doc, held in sorted(register.approvals.items())
         }
+    if register.moved_in:
+        moved: dict[str, dict[str, str]] = {}
+        for (document_id, kind), at in sorted(register.moved_in.items(), key=lambda i: (i[0][0], i[0][1].value)):
+            moved.setdefault(document_id, {})[kind.value] = at.isoformat()
+        kept[MOVED_IN_KEY] = moved
     return kept
 
 
@@ -123,7 +132,7 @@ def _flows_after_nav(rollup: dict[str, Any]) -> dict[str, Any]:
         if code == AWAITING_KEY:
             slim[code] = {**data, "Rollup": _flows_after_nav(data["Rollup"])}
             continue
-        if code == APPROVALS_KEY:
+        if code in (APPROVALS_KEY, MOVED_IN_KEY):
             continue  # the fund page values as of now only
         nav = data.get("Nav")
         since = nav[0] if nav else None  # the NAV's rank starts with its as-of date (ISO)
@@ -161,6 +170,10 @@ def read_awaiting(item: dict[str, Any], values: dict[str, Any]) -> None:
             Approval(datetime.fromisoformat(since) if since else None, datetime.fromisoformat(at)) for since, at in held
         )
         for doc, held in times.items()
+    }
+    moved = (item.get("Rollup") or {}).get(MOVED_IN_KEY) or {}
+    values["moved_in"] = {
+        (doc, Kind(kind)): datetime.fromisoformat(at) for doc, kinds in moved.items() for kind, at in kinds.items()
     }
 
 

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from typing import Any
@@ -28,6 +28,7 @@ from fundportal.domain.records import FundRecord
 from ..gateway import Condition, TableGateway
 from ..mapping import keys
 from ..mapping.entities import from_item
+from .register import register_key
 
 SUMMARY_TYPE = "FundSummaryShard"
 WRITES = "Writes"  # how many transactions changed the shard (a repair is conditioned on it)
@@ -198,6 +199,20 @@ class SummaryRepository:
         """The fund page's read: its summary and its record, one BatchGetItem."""
         summaries, records = self.funds_with_records([fund_id])
         return summaries.get(fund_id), records.get(fund_id)
+
+    def fund_with_record_and_registers(
+        self, fund_id: str, position_ids: Sequence[str]
+    ) -> tuple[rule.Vector | None, FundRecord | None, dict[str, PositionRegister]]:
+        """`fund_with_record` and the whole registers of `position_ids` (by position; one gone is
+        left out), from the same BatchGetItem while the keys fit 100 (the shards, the record and
+        the registers), in parallel requests of 100 beyond."""
+        record_key = keys.fund_record_keys(fund_id)
+        register_keys = {register_key(p): p for p in position_ids}
+        found = self.items([fund_id], also=[record_key, *register_keys])
+        record = found.pop(record_key, None)
+        registers = {register_keys[k]: from_item(PositionRegister, found.pop(k)) for k in register_keys if k in found}
+        summary = _added_up(found).get(fund_id)
+        return summary, from_item(FundRecord, record) if record is not None else None, registers
 
 
 def _added_up(shards: Mapping[Key, Mapping[str, Any]]) -> dict[str, rule.Vector]:
