@@ -13,7 +13,7 @@ class PerfConfig(AppConfig):
         from fundportal.jinja2 import add_environment_customizer
         from fundportal.store.client import add_client_customizer
 
-        from . import direct_json, escape_memo, fast_parse, gc_tuning, unescaped_figures, url_cache
+        from . import direct_json, escape_memo, fast_parse, gc_tuning, raw_auth_reads, unescaped_figures, url_cache
 
         if settings.DYNAMODB_FAST_QUERY_PARSE:
             add_client_customizer(fast_parse.install)
@@ -25,5 +25,9 @@ class PerfConfig(AppConfig):
             direct_json.install()
         if settings.TEMPLATE_ESCAPE_MEMO:
             add_environment_customizer(escape_memo.install)
+        if settings.AUTH_RAW_READS:
+            from api import tokens
+
+            tokens.use_reader(raw_auth_reads.read_token)
         if settings.GC_GEN0_THRESHOLD > 0:
             gc_tuning.tune_on_first_request()

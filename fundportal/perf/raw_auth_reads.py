@@ -13,8 +13,11 @@ database alone, and is made once per database.
   read is `Session.objects.raw(...)`; writes (sign-in, sign-out, changes) are Django's own.
 - `RawReadModelBackend`: Django's `ModelBackend` whose `get_user` is `User.objects.raw(...)`
   (`authenticate` and the permission checks are Django's own).
+- `read_token`: an API call's token and its user (`api.tokens.read_active`'s rows: the same
+  digest, revocation and expiry tests), installed by `PerfConfig.ready()` (`api.tokens.use_reader`).
 
-Installed through the settings (`SESSION_ENGINE`, `AUTHENTICATION_BACKENDS`), chosen in one
+Installed through the settings (`SESSION_ENGINE`, `AUTHENTICATION_BACKENDS`) and, for tokens,
+`PerfConfig.ready()`; chosen in one
 place by `AUTH_RAW_READS` (`FUNDPORTAL_AUTH_RAW_READS`, off with `FUNDPORTAL_SPEED_TRICKS=off`).
 A session records its backend's path: switching the setting signs everyone out once (a session
 whose backend is not configured is refused, as Django does).
@@ -86,3 +89,20 @@ class RawReadModelBackend(ModelBackend):
         user_model = get_user_model()
         user = select_one(user_model, ((user_model._meta.pk.name, "="),), [user_id])
         return user if user is not None and self.user_can_authenticate(user) else None
+
+
+def read_token(digest: str, now: Any) -> Any:
+    """The API token with `digest` that is not revoked and not expired at `now`, its `user` set,
+    or None: two fixed statements (the token by its unique digest, its user by key) instead of
+    a joined queryset compiled on every call."""
+    from api.models import ApiToken
+
+    record = select_one(ApiToken, (("digest", "="), ("expires_at", ">")), [digest, now])
+    if record is None or record.revoked_at is not None:
+        return None
+    user_model = get_user_model()
+    user = select_one(user_model, ((user_model._meta.pk.name, "="),), [record.user_id])
+    if user is None:
+        return None
+    record.user = user
+    return record

@@ -18,7 +18,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from fundportal.perf.raw_auth_reads import RawReadModelBackend, SessionStore
+from api import tokens
+from api.models import ApiToken
+from api.tokens import digest_of, read_active
+from fundportal.perf.raw_auth_reads import RawReadModelBackend, SessionStore, read_token
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +112,39 @@ def test_the_setting_chooses_the_raw_reads_and_the_speed_tricks_switch_turns_the
     plain = ["django.contrib.sessions.backends.db", "django.contrib.auth.backends.ModelBackend"]
     assert _settings_under({"FUNDPORTAL_SPEED_TRICKS": "off", "FUNDPORTAL_AUTH_RAW_READS": "true"}) == plain
     assert _settings_under({"FUNDPORTAL_SPEED_TRICKS": "on", "FUNDPORTAL_AUTH_RAW_READS": "false"}) == plain
+
+
+def _reads(digest: str) -> tuple[object, object]:
+    now = timezone.now()
+    return read_token(digest, now), read_active(digest, now)
+
+
+def test_an_api_token_reads_as_the_queryset_reads_it_with_its_user(django_user_model):
+    user = django_user_model.objects.create_user("reader", password="x")
+    issued = tokens.issue(user, "notebook")
+    with CaptureQueriesContext(connection) as queries:
+        raw = read_token(digest_of(issued.token), timezone.now())
+    plain = read_active(digest_of(issued.token), timezone.now())
+    assert raw is not None and plain is not None
+    assert (raw.pk, raw.user.pk, raw.user.username) == (plain.pk, plain.user.pk, "reader")
+    assert len(queries.captured_queries) == 2  # the token by its digest, then its user by key
+
+
+def test_a_revoked_expired_or_unknown_api_token_reads_as_none_both_ways(django_user_model):
+    user = django_user_model.objects.create_user("reader", password="x")
+    revoked, expired = tokens.issue(user, "revoked"), tokens.issue(user, "expired")
+    tokens.revoke(revoked.record)
+    ApiToken.objects.filter(pk=expired.record.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    for digest in (digest_of(revoked.token), digest_of(expired.token), digest_of("fpt_unknown")):
+        assert _reads(digest) == (None, None)
+
+
+def test_the_speed_trick_installs_the_token_reader_in_one_place():
+    code = "import django; django.setup(); from api import tokens; print(tokens._reader.__module__)"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "fundportal.settings.test"}
+    for switch, expected in (("on", "fundportal.perf.raw_auth_reads"), ("off", "api.tokens")):
+        env["FUNDPORTAL_SPEED_TRICKS"] = switch
+        result = subprocess.run(
+            [sys.executable, "-c", code], cwd=BASE_DIR, env=env, capture_output=True, text=True, check=True
+        )
+        assert result.stdout.split()[-1] == expected
