@@ -11,9 +11,9 @@ from ninja import Router, Schema
 
 from api import paging, schemas
 from api import selectors as api_selectors
-from api.schemas import LineOut, Page, TotalOut
+from api.parameters import Cursor, Limit, next_link, scope_of
+from api.schemas import LineOut, Page, ReconciliationOut, TotalOut
 from api.time_travel import AsOf, KnownAt, travel_of
-from api.views import Cursor, Limit, ReconciliationOut, next_link, scope_of, unfunded_lines
 from fundportal.domain.time_travel import valuation_date
 from fundportal.web.json_bodies import respond
 from fundportal.web.time_travel import TimeTravel
@@ -130,7 +130,7 @@ def fund_reconciliation(
         fund_id=fund_id, as_of=travel.as_of, scope=scope_of(request), known_at=travel.known_at
     )
     found = page.reconciliation
-    return respond(request, {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})
+    return respond(request, {"unfunded": schemas.unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})
 
 
 class InvestorListOut(Page):
@@ -189,4 +189,4 @@ def investor_reconciliation(
         investor_id=investor_id, as_of=travel.as_of, scope=scope_of(request), known_at=travel.known_at
     )
     found = page.reconciliation
-    return respond(request, {"unfunded": unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})
+    return respond(request, {"unfunded": schemas.unfunded_lines(found.lines), "flags": schemas.flags_out(found.flags)})

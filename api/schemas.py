@@ -187,6 +187,41 @@ def flags_out(flags: FlagList) -> list[Json]:
     return [flag_out(line.flag, line.text) for line in flags]
 
 
+class UnfundedLineOut(Schema):
+    position_id: str
+    currency: str
+    commitment: MoneyOut | None
+    called: MoneyOut
+    computed: MoneyOut | None
+    reported: MoneyOut | None
+    reported_as_of: date | None
+    difference: MoneyOut | None
+    flagged: bool
+
+
+class ReconciliationOut(Schema):
+    unfunded: list[UnfundedLineOut]
+    flags: list[FlagOut]
+
+
+def unfunded_lines(lines: list) -> list[dict]:
+    """`UnfundedLineOut`s of a reconciliation's computed vs reported unfunded lines."""
+    return [
+        {
+            "position_id": u.position_id,
+            "currency": u.currency,
+            "commitment": money_out(u.commitment),
+            "called": money_out(u.called),
+            "computed": money_out(u.computed),
+            "reported": money_out(u.reported),
+            "reported_as_of": u.reported_as_of,
+            "difference": money_out(u.difference),
+            "flagged": u.flagged,
+        }
+        for u in lines
+    ]
+
+
 class EntryOut(Schema):
     """A position's entry in a document: kind, amount, status, and whether it counts."""
 

@@ -10,18 +10,17 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.http import HttpRequest
-from ninja import Query, Router, Schema
+from ninja import Router, Schema
 from ninja.errors import HttpError, ValidationError
 
 from api import paging, schemas
-from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page
+from api.parameters import Cursor, FromDate, FundFilter, InvestorFilter, Limit, ToDate, next_link, scope_of
+from api.schemas import DocumentOut, EntryOut, FiguresOut, FlagOut, LineOut, MoneyOut, Page, ReconciliationOut
 from api.time_travel import AsOf, KnownAt, travel_of
 from documents import list_selectors
 from documents import selectors as document_selectors
 from documents.list_views import ListFilterForm
 from documents.time_travel import check_dated_by, list_filters_as_of
-from fundportal.access.scope import request_scope
-from fundportal.domain.access import AccessScope
 from fundportal.domain.kinds import DOCUMENT_STATUSES, DOCUMENT_TYPES
 from fundportal.domain.time_travel import valuation_date
 from fundportal.web.json_bodies import respond
@@ -31,26 +30,6 @@ from positions.as_of import position_history_as_of
 from positions.views import PositionDetailView
 
 router = Router()
-
-Limit = Query(paging.DEFAULT_LIMIT, ge=1, le=paging.MAX_LIMIT, description="rows a page")
-Cursor = Query(None, max_length=4000, description="the `next` link's cursor")
-FundFilter = Query(None, max_length=64, description="a fund id: only its documents or positions")
-InvestorFilter = Query(None, max_length=64, description="only this investor's positions")
-FromDate = Query(None, alias="from", description="as-of date from")
-ToDate = Query(None, alias="to", description="as-of date to")
-
-
-def scope_of(request: HttpRequest) -> AccessScope:
-    return request_scope(request)
-
-
-def next_link(request: HttpRequest, cursor: str | None) -> str | None:
-    if not cursor:
-        return None
-    params = request.GET.copy()
-    params["cursor"] = cursor
-    return request.build_absolute_uri(f"{request.path}?{params.urlencode()}")
-
 
 # --- documents ------------------------------------------------------------------------------------
 
@@ -327,45 +306,12 @@ def position_figures(
     )
 
 
-class UnfundedLineOut(Schema):
-    position_id: str
-    currency: str
-    commitment: MoneyOut | None
-    called: MoneyOut
-    computed: MoneyOut | None
-    reported: MoneyOut | None
-    reported_as_of: date | None
-    difference: MoneyOut | None
-    flagged: bool
-
-
-class ReconciliationOut(Schema):
-    unfunded: list[UnfundedLineOut]
-    flags: list[FlagOut]
-
-
-def unfunded_lines(lines: list) -> list[dict]:
-    return [
-        {
-            "position_id": u.position_id,
-            "currency": u.currency,
-            "commitment": schemas.money_out(u.commitment),
-            "called": schemas.money_out(u.called),
-            "computed": schemas.money_out(u.computed),
-            "reported": schemas.money_out(u.reported),
-            "reported_as_of": u.reported_as_of,
-            "difference": schemas.money_out(u.difference),
-            "flagged": u.flagged,
-        }
-        for u in lines
-    ]
-
-
 @router.get("/positions/{position_id}/reconciliation", response=ReconciliationOut, tags=["reconciliation"])
 def position_reconciliation(request: HttpRequest, position_id: str) -> Any:
     """Computed vs reported unfunded and the flags of the position's register and first page."""
     found = _history(request, position_id, None).reconciliation
-    return respond(request, {"unfunded": unfunded_lines(found.unfunded.lines), "flags": schemas.flags_out(found.flags)})
+    unfunded = schemas.unfunded_lines(found.unfunded.lines)
+    return respond(request, {"unfunded": unfunded, "flags": schemas.flags_out(found.flags)})
 
 
 class PositionOut(Schema):

@@ -3,10 +3,13 @@ as before the errors moved to the domain."""
 
 from __future__ import annotations
 
+import ast
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
+import fundportal.messages
 from fundportal.domain.errors import (
     AlreadyExists,
     BadCursor,
@@ -142,3 +145,15 @@ def test_a_moved_register_and_an_import_conflict_carry_data_not_words():
         "NP_007",
     )
     assert "reload" not in str(moved).lower() and "Run the import again" not in str(taken)
+
+
+def test_importing_the_package_registers_every_area_module_wording():
+    """Each area module registers its wording when imported: the package imports them all, so a
+    caller of `describe` never meets an error worded by its own text for want of an import."""
+    package = Path(fundportal.messages.__file__).parent
+    siblings = {path.stem for path in package.glob("*.py")} - {"__init__"}
+    imported = set()
+    for node in ast.walk(ast.parse((package / "__init__.py").read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            imported |= {node.module} if node.module else {alias.name for alias in node.names}
+    assert siblings - imported == set()

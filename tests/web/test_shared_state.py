@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 import pytest
 from django.test.utils import override_settings
 
-from bench.pages import sign_in, stop
+from bench.portal_server import sign_in, stop
 from fundportal.dynamodb_local import free_port
 from fundportal.store import tables
 from tests.notices import csv_bytes, notice_rows
