@@ -13,5 +13,6 @@ def strip_copies(table: str, document_id: str) -> int:
     entries = DocumentRepository(gateway).entries_of(document_id)
     for entry in entries:
         item = to_item(entry)
-        gateway.update((item["PK"], item["SK"]), "REMOVE DocumentTitle, DocumentType", EXISTS, {}, {})
+        names = {"#title": "DocumentTitle", "#type": "DocumentType"}
+        gateway.update((item["PK"], item["SK"]), "REMOVE #title, #type", EXISTS, names, {})
     return len(entries)

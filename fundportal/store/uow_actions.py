@@ -70,7 +70,7 @@ def with_copies_as_read(condition: Condition, title: str, document_type: str, de
     for name, value, absent_reads_as in (("#dtitle", ":dtitle", ""), ("#dtype", ":dtype", default_type)):
         same = f"{name} = {value}"
         clauses.append(f"(attribute_not_exists({name}) OR {same})" if values[value] == absent_reads_as else same)
-    return Condition(" AND ".join(f"({c})" for c in clauses), names, values)
+    return Condition(" AND ".join(clauses), names, values)  # `condition` holds no top-level OR
 
 
 def of_fund(fund_id: str | None) -> Condition:
