@@ -14,8 +14,8 @@ from typing import Any
 
 from django import forms
 
-from documents.list_selectors import type_label
 from fundportal.domain.kinds import DOCUMENT_TYPES
+from fundportal.web.document_types import type_label
 from positions.selectors import DocumentRow
 
 ALL_TYPES = ("", "All types")

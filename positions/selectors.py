@@ -12,7 +12,6 @@ from typing import Any
 
 from django.urls import reverse
 
-from documents.list_selectors import type_label
 from fundportal.charts import ChartPoint
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.carry import from_carry, to_carry
@@ -29,6 +28,7 @@ from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells
+from fundportal.web.document_types import type_label
 from funds.selectors import PositionLine, position_lines
 from positions.reconciliation import PositionReconciliation, position_reconciliation, row_entries
 
