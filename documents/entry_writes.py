@@ -15,12 +15,21 @@ from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.audit_trail import AuditEntry, diff
 from fundportal.domain.entry_versions import EntryVersion, instant
 from fundportal.domain.errors import AlreadyExists, Conflict, NotFound
-from fundportal.domain.kinds import APPROVING, Kind, SearchKind
+from fundportal.domain.kinds import APPROVING, DEFAULT_DOCUMENT_TYPE, Kind, SearchKind
 from fundportal.domain.model import Document, utcnow
-from fundportal.domain.position_entries import PositionEntry, entry_parts
+from fundportal.domain.position_entries import PositionEntry, entry_parts, of_document
 from fundportal.domain.restatement import shown
 from fundportal.domain.statement_kinds import check_entry as check_kind_rules
-from fundportal.store.uow import EXISTS, NEW, RegisterChanged, UnitOfWork, in_approval, of_fund, unchanged
+from fundportal.store.uow import (
+    EXISTS,
+    NEW,
+    RegisterChanged,
+    UnitOfWork,
+    in_approval,
+    of_fund,
+    unchanged,
+    with_copies_as_read,
+)
 from positions import services as position_services
 
 
@@ -110,14 +119,8 @@ def _write_entry(
     _expect(entry.kind, entry.position_id, entry.document_id, before, new, expected_revision)
     now = utcnow()
     revision = before.revision + 1 if before else 1
-    entry = replace(
-        entry,
-        as_of_date=document.as_of_date,
-        currency=document.currency,
-        updated_at=now,
-        updated_by=user,
-        revision=revision,
-    )
+    # Its document's as-of date, currency, title and type, as read in this write.
+    entry = replace(of_document(entry, document), updated_at=now, updated_by=user, revision=revision)
     position_services.check_entry(entry, document, register)  # fund and investor are the position's
     if approved_edits.through_approval(document):  # the approved value keeps counting; this one waits
         changes = diff(shown(before) if before else None, entry, ENTRY_FIELDS)
@@ -157,9 +160,11 @@ def _awaiting(document: Document) -> bool:
 
 
 def _check_document(uow: UnitOfWork, document: Document, condition: Any) -> None:
-    """The document still exists (of the fund) and in the approval state read: an approval
-    landing first re-runs the write, which then counts the entry in the other part."""
-    uow.check(document, in_approval(condition, document.approval), name="document", refused=_approval_moved)
+    """The document still exists (of the fund), in the approval state read and with the title
+    and type the entry copies: an approval landing first re-runs the write, which then counts the
+    entry in the other part; a restatement retitling it first re-runs it with the new title."""
+    as_read = with_copies_as_read(condition, document.title, document.document_type, DEFAULT_DOCUMENT_TYPE)
+    uow.check(document, in_approval(as_read, document.approval), name="document", refused=_approval_moved)
 
 
 def _approval_moved() -> Exception:

@@ -21,12 +21,13 @@ from django.urls import reverse
 
 from fundportal.domain.access import OPERATOR, AccessScope
 from fundportal.domain.errors import BadCursor, InvalidId, NotFound
-from fundportal.domain.kinds import DOCUMENT_TYPES, SearchKind, normalise_search, parse_month, validate_id
+from fundportal.domain.kinds import SearchKind, normalise_search, parse_month, validate_id
 from fundportal.domain.records import is_name_query, normalise_name
 from fundportal.store import cursor as cursors
 from fundportal.store.repositories import DocumentRepository, PositionRepository
 from fundportal.store.repositories.document_list import DocumentListRepository, Listed, SearchHit
 from fundportal.store.repositories.documents import DocumentSummary
+from fundportal.web.document_types import type_label
 
 PAGE_SIZE = 50
 MAX_MONTH_QUERIES = 12  # month partitions read for one page, at most (a year of months)
@@ -36,19 +37,6 @@ FILTERED_CHUNK = 200  # items read a Query when filters may drop some
 # "as of to" date moves the bound anywhere.
 HORIZON = timedelta(days=366)
 MAX_HISTORY = 50  # earlier page starts a cursor remembers for "Newer"
-
-TYPE_LABELS = {
-    "capital_call_notice": "Capital call notice",
-    "distribution_notice": "Distribution notice",
-    "capital_account_statement": "Capital account statement",
-    "quarterly_report": "Quarterly report",
-    "other": "Other",
-}
-assert set(TYPE_LABELS) == set(DOCUMENT_TYPES)
-
-
-def type_label(document_type: str) -> str:
-    return TYPE_LABELS.get(document_type, document_type)
 
 
 # --- the documents list -------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 
 - A document's as-of date is fixed once created; a restatement archives the current copies
   under their date and revision and replaces them, conditioned on the revision the editor saw.
-- An entry takes its document's as-of date and currency (denormalised for the position index).
+- An entry takes its document's as-of date, currency, title and type (denormalised for the
+  position index); a restatement changing the title or type refreshes them (`entry_copies`).
 - Every write carries an audit item with the exact before/after values, in the same transaction.
 - Idempotency: a form's submission token names the request. The same token with the same values
   is success (a double click, a retry whose reply was lost: never a 500 or a false conflict); the
@@ -25,7 +26,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from documents import restatement
+from documents import entry_copies, restatement
 from documents.audit_fields import ACTIVITY_FIELDS, DOCUMENT_FIELDS, ENTRY_FIELDS, entry_target
 from documents.entry_writes import entry_change, entry_put, entry_record, entry_remove
 from documents.spellings import refuse_other_spellings
@@ -36,7 +37,7 @@ from fundportal.domain.entry_versions import instant
 from fundportal.domain.errors import Conflict, InvalidId, LeftoverEntries, NotFound
 from fundportal.domain.kinds import DRAFT, SearchKind
 from fundportal.domain.model import CapitalActivity, Document, utcnow
-from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_entries import PositionEntry, with_document_copies
 from fundportal.store.uow import NEW, UnitOfWork
 
 # The entry writes, re-exported: every caller writes through `documents.services`.
@@ -165,6 +166,11 @@ def _restate(
     document = restatement.restated_document(current, document)
     audit_changes = diff(current, document, DOCUMENT_FIELDS)
     restated = restatement.restated_entries(uow, document, entries, now, user)
+    stale: list[PositionEntry] = []
+    if entry_copies.copies_changed(current, document):  # the entries' title and type copies follow
+        restated = [(with_document_copies(b, document), with_document_copies(a, document)) for b, a in restated]
+        put_whole = {(after.kind.value, after.position_id) for _, after in restated}
+        stale = entry_copies.stale_entries(uow, document, skip=put_whole)
     for before, after in restated:
         audit_changes.update({f"{entry_target(after)}.{k}": v for k, v in diff(before, after, ENTRY_FIELDS).items()})
     new_activity = None
@@ -186,7 +192,9 @@ def _restate(
         for before, after in restated:
             restatement.entry_actions(uow, document, before, after, stamped=False)
         uow.put(AuditEntry(document_id, now, user, "restate", "Document", audit_changes), expect=NEW, name="audit")
+        rest = entry_copies.add_copies(uow, document, stale)
         uow.commit()
+    entry_copies.follow_up(uow, document, rest)  # the copies that did not fit, 100 a transaction
     return document
 
 

@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 from fundportal.domain.kinds import DOCUMENT_TYPES, SUBMITTED, Kind, SearchKind, normalise_search
 from fundportal.domain.model import Document
-from fundportal.domain.position_entries import ENTRY_CLASSES
+from fundportal.domain.position_entries import ENTRY_CLASSES, of_document
 
 from . import guards
 from .reader import RawRow
@@ -217,20 +217,17 @@ def _plans(
             plan.already += 1
             plan.landed.append(known.entries[p.document_id][(p.kind, p.position_id)].entry)
             continue
-        plan.entries.append(
-            ENTRY_CLASSES[p.kind](
-                document_id=p.document_id,
-                position_id=p.position_id,
-                fund_id=p.fund_id,
-                investor_id=p.investor_id,
-                amount=p.amount,
-                status=p.status,
-                currency=plan.document.currency,
-                as_of_date=plan.document.as_of_date,
-                due_date=p.due_date,
-                **p.parts,
-            )
+        entry = ENTRY_CLASSES[p.kind](
+            document_id=p.document_id,
+            position_id=p.position_id,
+            fund_id=p.fund_id,
+            investor_id=p.investor_id,
+            amount=p.amount,
+            status=p.status,
+            due_date=p.due_date,
+            **p.parts,
         )
+        plan.entries.append(of_document(entry, plan.document))  # its as-of date, currency, title, type
     return list(plans.values())
 
 

@@ -1,7 +1,10 @@
 """The position page's documents filtered by period (`?from_date=&to_date=`, the documents'
-as-of dates, both ends included), in memory on the rows the page's one Query returned: no
-request more. The headline figures, the running figures and the chart stay the whole
-position's (the page says so while a filter is on)."""
+as-of dates, both ends included) and by document type (`?document_type=`, the types the page's
+rows hold), in memory on the rows the page's one Query returned: no request more. The type is
+the entries' copy of their document's (`PositionEntry.document_type`); a row without one
+(written before the copies, not yet backfilled) is kept only with every type. The headline
+figures, the running figures and the chart stay the whole position's (the page says so while a
+filter is on)."""
 
 from __future__ import annotations
 
@@ -11,12 +14,29 @@ from typing import Any
 
 from django import forms
 
+from fundportal.domain.kinds import DOCUMENT_TYPES
+from fundportal.web.document_types import type_label
 from positions.selectors import DocumentRow
 
+ALL_TYPES = ("", "All types")
 
-class DocumentPeriodForm(forms.Form):
+
+class DocumentFilterForm(forms.Form):
     from_date = forms.DateField(required=False, label="From (as of)", widget=forms.DateInput(attrs={"type": "date"}))
     to_date = forms.DateField(required=False, label="To (as of)", widget=forms.DateInput(attrs={"type": "date"}))
+    document_type = forms.ChoiceField(required=False, label="Type", choices=[ALL_TYPES])
+
+    def __init__(self, data: Any, *, rows: list[DocumentRow]) -> None:
+        """`rows`: the page's rows, whose types the select offers (and the one asked for, kept
+        while paging through pages that hold none of it)."""
+        super().__init__(data)
+        present = {row.document_type for row in rows if row.document_type}
+        asked = data.get("document_type") if data else None
+        if asked in DOCUMENT_TYPES:
+            present.add(asked)
+        field = self.fields["document_type"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [ALL_TYPES, *((t, type_label(t)) for t in sorted(present, key=type_label))]
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
@@ -27,15 +47,26 @@ class DocumentPeriodForm(forms.Form):
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentPeriod:
-    """The period asked for (either end may be open); the empty one keeps every row."""
+class DocumentFilter:
+    """The period asked for (either end may be open) and the type ("": every type); the empty
+    filter keeps every row."""
 
     start: date | None = None
     end: date | None = None
+    document_type: str = ""
 
     @property
     def active(self) -> bool:
+        return self.dated or bool(self.document_type)
+
+    @property
+    def dated(self) -> bool:
+        """Whether a period is asked for."""
         return self.start is not None or self.end is not None
+
+    @property
+    def type_label(self) -> str:
+        return type_label(self.document_type) if self.document_type else ""
 
     @property
     def params(self) -> dict[str, str]:
@@ -45,23 +76,29 @@ class DocumentPeriod:
             held["from_date"] = self.start.isoformat()
         if self.end is not None:
             held["to_date"] = self.end.isoformat()
+        if self.document_type:
+            held["document_type"] = self.document_type
         return held
 
     def keeps(self, row: DocumentRow) -> bool:
-        """A row dated within the period; an undated row only when no filter is on."""
-        if not self.active:
+        """A row dated within the period (an undated row only when no period is asked for) and
+        of the type asked for (a row without a type copy only with every type)."""
+        if self.document_type and row.document_type != self.document_type:
+            return False
+        if not self.dated:
             return True
         if row.as_of_date is None:
             return False
         return (self.start is None or row.as_of_date >= self.start) and (self.end is None or row.as_of_date <= self.end)
 
 
-def document_period(form: DocumentPeriodForm) -> DocumentPeriod:
-    """The period of a bound form: empty when it is not valid (its errors are shown instead)."""
+def document_filter(form: DocumentFilterForm) -> DocumentFilter:
+    """The filter of a bound form: empty when it is not valid (its errors are shown instead)."""
     if not form.is_valid():
-        return DocumentPeriod()
-    return DocumentPeriod(form.cleaned_data.get("from_date"), form.cleaned_data.get("to_date"))
+        return DocumentFilter()
+    data = form.cleaned_data
+    return DocumentFilter(data.get("from_date"), data.get("to_date"), data.get("document_type") or "")
 
 
-def filter_rows(rows: list[DocumentRow], period: DocumentPeriod) -> list[DocumentRow]:
-    return [row for row in rows if period.keeps(row)]
+def filter_rows(rows: list[DocumentRow], filters: DocumentFilter) -> list[DocumentRow]:
+    return [row for row in rows if filters.keeps(row)]

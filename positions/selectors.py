@@ -28,6 +28,7 @@ from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells
+from fundportal.web.document_types import type_label
 from funds.selectors import PositionLine, position_lines
 from positions.reconciliation import PositionReconciliation, position_reconciliation, row_entries
 
@@ -44,6 +45,14 @@ class DocumentRow:
     currency: str
     cells: list[EntryCell | None]
     to_date: Figures
+    # The document's title and type as its entries copy them (None: not yet backfilled).
+    document_title: str | None = None
+    document_type: str | None = None
+
+    @property
+    def type_label(self) -> str | None:
+        """The type in words, as the document list shows it (None: no copy)."""
+        return type_label(self.document_type) if self.document_type else None
 
     @property
     def url(self) -> str:
@@ -83,11 +92,16 @@ def document_rows(
     def as_of(group: PositionInDocument) -> date | None:
         return next((e.as_of_date for e in group.entries if e.as_of_date), None)
 
+    def copied(group: PositionInDocument) -> PositionEntry | None:
+        """An entry of the group holding the document's title and type copies."""
+        return next((e for e in group.entries if e.document_type is not None), None)
+
     rows = []
     for group in sorted(groups.values(), key=lambda g: (as_of(g) or date.min, g.document_id)):
         for entry in group.entries:
             builder.add(entry)
         currency = group.entries[0].currency
+        copy = copied(group)
         rows.append(
             DocumentRow(
                 document_id=group.document_id,
@@ -96,6 +110,8 @@ def document_rows(
                 currency=currency,
                 cells=cells(group, editable=with_edit_urls),
                 to_date=builder.figures(currency),
+                document_title=copy.document_title if copy else None,
+                document_type=copy.document_type if copy else None,
             )
         )
     return rows

@@ -12,7 +12,7 @@ from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravelMixin
 from positions import selectors
 from positions.as_of import position_history_as_of
-from positions.document_filters import DocumentPeriodForm, document_period, filter_rows
+from positions.document_filters import DocumentFilterForm, document_filter, filter_rows
 
 
 class PositionDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
@@ -50,8 +50,9 @@ class PositionDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             )
         can_edit = bool(history.fund_id) and self.scope.can_edit(history.fund_id)
         context.update(history=history, can_edit=can_edit, fund_pages=self.scope.sees_fund_totals, **vars_of(history))
-        # `?from_date=&to_date=`: the page's documents in a period, filtered in memory (no request more).
-        period_form = DocumentPeriodForm(self.request.GET)
-        period = document_period(period_form)
-        context.update(period_form=period_form, period=period, shown_rows=filter_rows(history.rows, period))
+        # `?from_date=&to_date=&document_type=`: the page's documents in a period and of a type,
+        # filtered in memory on the Query's rows (no request more).
+        filter_form = DocumentFilterForm(self.request.GET, rows=history.rows)
+        filters = document_filter(filter_form)
+        context.update(filter_form=filter_form, filters=filters, shown_rows=filter_rows(history.rows, filters))
         return context

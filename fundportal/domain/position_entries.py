@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from moneyed import Money
 
 from .kinds import CARRY_ACCRUED, FEE_GROSS, Kind
-from .model import Position
+from .model import Document, Position
 from .money import money
 
 
@@ -58,6 +58,10 @@ class PositionEntry:
     revision: int = 1
     # Its value as restated while its document's approved version still counts (`restatement`).
     restated: RestatedValue | None = None
+    # The document's title and type, copied onto the entry (`of_document`) so the position page
+    # shows them from the position index; None: written before the copies existed.
+    document_title: str | None = None
+    document_type: str | None = None
 
     @property
     def kind(self) -> Kind:
@@ -178,6 +182,25 @@ ENTRY_CLASSES: dict[Kind, type[PositionEntry]] = {
     Kind.UNREALIZED_GAIN: UnrealizedGain,
     Kind.CARRIED_INTEREST: CarriedInterest,
 }
+
+
+def of_document(entry: PositionEntry, document: Document) -> PositionEntry:
+    """`entry` holding what it copies of its document: the as-of date and currency (the figures'
+    date and money) and the title and type (shown beside it on the position page). Every write
+    of an entry takes them from the document as read in the same write."""
+    return replace(
+        entry,
+        as_of_date=document.as_of_date,
+        currency=document.currency,
+        document_title=document.title,
+        document_type=document.document_type,
+    )
+
+
+def with_document_copies(entry: PositionEntry, document: Document) -> PositionEntry:
+    """`entry` with its copies of the document's title and type refreshed (a title or type
+    edit, the backfill); its own values and revision unchanged."""
+    return replace(entry, document_title=document.title, document_type=document.document_type)
 
 
 def entry_parts(entry: PositionEntry) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from fundportal.domain.entry_versions import EntryVersion
 from fundportal.domain.kinds import Kind
 from fundportal.domain.position_register import PositionRegister
+from fundportal.ops.document_copies import DocumentCopies
 from fundportal.store.client import table_name
 from fundportal.store.errors import ConditionFailed
 from fundportal.store.gateway import Condition, TableGateway
@@ -53,6 +54,7 @@ class BackfillCounts:
     unchanged: int = 0
     skipped: int = 0  # not a fund entity (catalog, audit) or changed under us
     search_keys: int = 0  # search items (re)written for the ids the fund items name
+    copies: int = 0  # entries given their document's title and type (`document_copies`)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, **deltas: int) -> None:
@@ -67,6 +69,7 @@ class BackfillCounts:
             "unchanged": self.unchanged,
             "skipped": self.skipped,
             "search_keys": self.search_keys,
+            "copies": self.copies,
         }
 
 
@@ -212,14 +215,17 @@ def backfill_indexes(
 
     Idempotent: an item is written only when its index attributes differ from what its entity
     derives, with a ConditionExpression on the values read, so a second run updates nothing and
-    a concurrent edit is never overwritten (it is counted as skipped). Resumable through
-    `resume_file`; rate-limited to `rate` scanned items per second.
+    a concurrent edit is never overwritten (it is counted as skipped). An entry whose copies of
+    its document's title and type are missing or stale gets them (`document_copies`, its own
+    UpdateItem conditioned on the copies as read). Resumable through `resume_file`;
+    rate-limited to `rate` scanned items per second.
     """
     table = table or table_name()
     state = state or ResumeFile(resume_file, table, segments)
     limiter = RateLimiter(rate)
     gateway = TableGateway(table)
     counts = BackfillCounts()
+    copies = DocumentCopies(gateway)
     written: set[tuple[str, str]] = set()  # search items already put by this run
     search_lock = threading.Lock()
 
@@ -245,6 +251,8 @@ def backfill_indexes(
             limiter.acquire(len(items))
             for item in items:
                 _backfill_item(gateway, item, counts)
+                if copies.fill(item):
+                    counts.add(copies=1)
             put_search_items(items)
             counts.add(scanned=len(items))
             if progress:

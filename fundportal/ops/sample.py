@@ -9,7 +9,7 @@ from typing import Any
 
 from fundportal.domain.kinds import HISTORICAL
 from fundportal.domain.model import CapitalActivity, Document
-from fundportal.domain.position_entries import CapitalCall, Distribution, UnfundedCommitment
+from fundportal.domain.position_entries import CapitalCall, Distribution, UnfundedCommitment, of_document
 from fundportal.store.mapping.entities import to_item
 
 FUND = "FUND_A"
@@ -20,22 +20,23 @@ LOADED_AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
 BY = "seed_demo"
 
 
-def _entry(cls: type, document_id: str, as_of: date, position_id: str, amount: int, status: str) -> Any:
-    return cls(
-        document_id=document_id,
+def _entry(cls: type, document: Document, position_id: str, amount: int, status: str) -> Any:
+    entry = cls(
+        document_id=document.document_id,
         position_id=position_id,
         fund_id=FUND,
         investor_id=POSITIONS[position_id],
         amount=Decimal(amount),
         status=status,
-        as_of_date=as_of,
         updated_at=LOADED_AT,
         updated_by=BY,
     )
+    return of_document(entry, document)
 
 
 def sample_entities() -> list[Any]:
-    # DocumentType is the one attribute beyond the seed's table, on DOC001's copies and DOC002.
+    # Beyond the seed's table: DocumentType on DOC001's copies and DOC002, and each entry's copies
+    # of its document's title and type (DocumentTitle, DocumentType) for the position page.
     doc1 = dict(
         document_id="DOC001",
         fund_id=FUND,
@@ -44,8 +45,19 @@ def sample_entities() -> list[Any]:
         updated_by=BY,
         document_type="capital_account_statement",
     )
+    doc001 = Document(**doc1, title="Q3 2025 capital account statement", status="Active", revision=2)
+    doc002 = Document(
+        document_id="DOC002",
+        title="Q4 2025 capital call notice",
+        document_type="capital_call_notice",
+        fund_id=FUND,
+        as_of_date=DOC002_AS_OF,
+        status="Active",
+        updated_at=LOADED_AT,
+        updated_by=BY,
+    )
     return [
-        Document(**doc1, title="Q3 2025 capital account statement", status="Active", revision=2),
+        doc001,
         Document(
             **doc1,
             title="Q3 2025 capital account statement (preliminary)",
@@ -74,25 +86,16 @@ def sample_entities() -> list[Any]:
             updated_at=LOADED_AT,
             updated_by=BY,
         ),
-        _entry(CapitalCall, "DOC001", DOC001_AS_OF, "POSITION_1", 500000, "Pending"),
-        _entry(Distribution, "DOC001", DOC001_AS_OF, "POSITION_1", 75000, "Completed"),
-        _entry(UnfundedCommitment, "DOC001", DOC001_AS_OF, "POSITION_1", 1500000, "Active"),
-        _entry(CapitalCall, "DOC001", DOC001_AS_OF, "POSITION_2", 300000, "Pending"),
-        _entry(Distribution, "DOC001", DOC001_AS_OF, "POSITION_2", 45000, "Completed"),
-        _entry(UnfundedCommitment, "DOC001", DOC001_AS_OF, "POSITION_2", 850000, "Active"),
-        Document(
-            document_id="DOC002",
-            title="Q4 2025 capital call notice",
-            document_type="capital_call_notice",
-            fund_id=FUND,
-            as_of_date=DOC002_AS_OF,
-            status="Active",
-            updated_at=LOADED_AT,
-            updated_by=BY,
-        ),
-        _entry(CapitalCall, "DOC002", DOC002_AS_OF, "POSITION_1", 750000, "Completed"),
-        _entry(Distribution, "DOC002", DOC002_AS_OF, "POSITION_1", 120000, "Pending"),
-        _entry(CapitalCall, "DOC002", DOC002_AS_OF, "POSITION_2", 400000, "Pending"),
+        _entry(CapitalCall, doc001, "POSITION_1", 500000, "Pending"),
+        _entry(Distribution, doc001, "POSITION_1", 75000, "Completed"),
+        _entry(UnfundedCommitment, doc001, "POSITION_1", 1500000, "Active"),
+        _entry(CapitalCall, doc001, "POSITION_2", 300000, "Pending"),
+        _entry(Distribution, doc001, "POSITION_2", 45000, "Completed"),
+        _entry(UnfundedCommitment, doc001, "POSITION_2", 850000, "Active"),
+        doc002,
+        _entry(CapitalCall, doc002, "POSITION_1", 750000, "Completed"),
+        _entry(Distribution, doc002, "POSITION_1", 120000, "Pending"),
+        _entry(CapitalCall, doc002, "POSITION_2", 400000, "Pending"),
     ]
 
 

@@ -190,6 +190,8 @@ def _position_entries(
         investor_id=f"INVESTOR_{i}",
         currency=document.currency,
         as_of_date=document.as_of_date,
+        document_title=document.title,  # the document's copies (`position_entries.of_document`)
+        document_type=document.document_type,
         updated_at=loaded_at,
         updated_by=BY,
     )

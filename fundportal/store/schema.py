@@ -51,6 +51,10 @@ POSITION_PROJECTION = (
     "Recallable",
     # A kept entry value's own fields (EntryVersion: the parts above, as a map).
     "Parts",
+    # The entry's copies of its document's title and type: the position page shows and filters
+    # them from this index alone (written with every entry; `backfill_indexes` fills older ones).
+    "DocumentTitle",
+    "DocumentType",
 )
 # The fund page's slim register copy: ids, currency, commitment and `Lines` (the roll-up
 # without dated flows, `codecs.register_lines_out`), never the whole `Rollup`.
@@ -151,8 +155,9 @@ TABLE = TableDef(
             why="The position page needs amounts, status and document dates only; INCLUDE keeps reads "
             "and index storage to what it shows.",
             # Kept at version 1 (its name) although its projection grew with the capital account's
-            # kinds: the seed article's own query names this index, so it keeps its name; a table
-            # from before is rebuilt in place (README, "Changing an index safely").
+            # kinds and the documents' title and type copies: the seed article's own query names
+            # this index, so it keeps its name; a table from before is rebuilt in place (README,
+            # "Changing an index safely").
         ),
         IndexDef(
             MONTH_INDEX,

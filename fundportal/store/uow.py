@@ -60,6 +60,7 @@ from . import gateway as table_gateway
 from .errors import TransactionCancelled
 from .gateway import EXISTS, Condition, TableGateway
 from .mapping.companions import FundCatalogEntry, companion_name
+from .mapping.document_maps import document_copies
 from .mapping.entities import companions_of
 from .repositories.documents import REQUEST_HASH, REQUEST_TOKEN, DocumentRepository
 from .repositories.imports import ImportRepository
@@ -78,6 +79,7 @@ from .uow_actions import (
     of_fund,
     request_hash,
     unchanged,
+    with_copies_as_read,
 )
 from .uow_refusals import RETRYABLE_REASONS, AlreadyApplied, TransactionRefusals
 from .uow_registers import REGISTER_ACTIONS, RegisterChanged, summary_actions, when_registers_move
@@ -99,6 +101,7 @@ __all__ = [
     "summary_actions",
     "unchanged",
     "when_registers_move",
+    "with_copies_as_read",
 ]
 
 T = TypeVar("T")
@@ -248,6 +251,20 @@ class UnitOfWork(TransactionRefusals):
         key = entity if isinstance(entity, tuple) else self._key(entity)
         request = self.gateway.delete_action(key, condition_for(entity, expect))
         self.actions.append(Action(name, "Delete", entity, key, expect, request))
+
+    def refresh_copies(
+        self, entry: Any, document: Any, *, name: str, refused: Callable[[], Exception] | None = None
+    ) -> None:
+        """Set `entry`'s copies of `document`'s title and type and nothing else of it (its values
+        and revision stay: a form open on it still saves), on condition that it still exists
+        (`refused` otherwise: never an item made of the two copies alone)."""
+        key = self._key(entry)
+        copies = document_copies(document)
+        names = {f"#c{n}": attribute for n, attribute in enumerate(copies)}
+        values = {f":c{n}": value for n, value in enumerate(copies.values())}
+        update = "SET " + ", ".join(f"#c{n} = :c{n}" for n in range(len(copies)))
+        request = self.gateway.update_action(key, update, names, values, EXISTS)
+        self.actions.append(Action(name, "Update", entry, key, EXISTS, request, refused=refused))
 
     def check(
         self, entity: Any, condition: Condition, *, name: str, refused: Callable[[], Exception] | None = None

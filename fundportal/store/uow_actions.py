@@ -60,6 +60,19 @@ def in_approval(condition: Condition, approval: str) -> Condition:
     return Condition(f"({condition.expression}) AND {clause}", names, values or None)
 
 
+def with_copies_as_read(condition: Condition, title: str, document_type: str, default_type: str) -> Condition:
+    """`condition` and the document's title and type still as read (an entry copying them is
+    never written with a title or type a restatement replaced meanwhile). A document stored
+    without a type reads as `default_type`, one without a title as ""."""
+    names = {**(condition.names or {}), "#dtitle": "Title", "#dtype": "DocumentType"}
+    values = {**(condition.values or {}), ":dtitle": title, ":dtype": document_type}
+    clauses = [condition.expression]
+    for name, value, absent_reads_as in (("#dtitle", ":dtitle", ""), ("#dtype", ":dtype", default_type)):
+        same = f"{name} = {value}"
+        clauses.append(f"(attribute_not_exists({name}) OR {same})" if values[value] == absent_reads_as else same)
+    return Condition(" AND ".join(clauses), names, values)  # `condition` holds no top-level OR
+
+
 def of_fund(fund_id: str | None) -> Condition:
     """A check that a document exists and is of `fund_id` (a document without a fund takes any)."""
     if not fund_id:

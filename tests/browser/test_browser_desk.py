@@ -1,7 +1,8 @@
 """Reading at a desk in a real browser (headless Debian chromium, DynamoDB Local, the seed
 sample): at 1440 px no page scrolls sideways; the fund page sorts the rows shown by a header
-click, the investor page every position by a header link; the position page's period filter,
-breadcrumbs, and a chart whose date labels never overlap, with its NAV line."""
+click, the investor page every position by a header link; the position page's title and type
+columns, its period and type filters, breadcrumbs, and a chart whose date labels never overlap,
+with its NAV line."""
 
 from __future__ import annotations
 
@@ -100,6 +101,31 @@ def test_the_investor_page_sorts_on_the_server_by_a_header_link(
     expect(page.get_by_test_id("positions-shown")).to_contain_text("natural order")
 
 
+def test_the_position_page_shows_titles_and_types_and_filters_by_type(
+    local_sample, analyst_account, live_server, browser_page
+):
+    page, base = browser_page, live_server.url
+    page.set_viewport_size(DESK)
+    sign_in(page, base)
+    page.goto(f"{base}/positions/POSITION_1/")
+    documents = page.locator("#documents tbody tr[data-document]")
+    expect(documents).to_have_count(2)
+    expect(page.locator("#documents thead")).to_contain_text("Title")
+    first = page.locator('#documents tr[data-document="DOC001"]')
+    expect(first.get_by_test_id("document-title")).to_have_text("Q3 2025 capital account statement")
+    expect(first.get_by_test_id("document-type")).to_have_text("Capital account statement")
+    page.get_by_label("Type", exact=True).select_option(label="Capital call notice")
+    page.get_by_role("button", name="Filter").click()
+    page.wait_for_url(f"{base}/positions/POSITION_1/?from_date=&to_date=&document_type=capital_call_notice")
+    expect(documents).to_have_count(1)
+    expect(page.locator('#documents tr[data-document="DOC002"]')).to_be_visible()
+    expect(page.get_by_test_id("period-note")).to_contain_text("of type Capital call notice")
+    expect(page.get_by_label("Type", exact=True)).to_have_value("capital_call_notice")
+    page.get_by_test_id("clear-period").click()
+    expect(documents).to_have_count(2)
+    assert page.evaluate("document.documentElement.scrollWidth") <= DESK["width"]
+
+
 def test_the_position_page_filters_by_period_and_leads_back_through_breadcrumbs(
     local_sample, analyst_account, live_server, browser_page
 ):
@@ -110,7 +136,7 @@ def test_the_position_page_filters_by_period_and_leads_back_through_breadcrumbs(
     expect(documents).to_have_count(2)
     page.get_by_label("From (as of)").fill("2025-10-01")
     page.get_by_role("button", name="Filter").click()
-    page.wait_for_url(f"{base}/positions/POSITION_1/?from_date=2025-10-01&to_date=")
+    page.wait_for_url(f"{base}/positions/POSITION_1/?from_date=2025-10-01&to_date=&document_type=")
     expect(documents).to_have_count(1)
     expect(page.locator('#documents tr[data-document="DOC002"]')).to_be_visible()
     expect(page.get_by_test_id("period-note")).to_contain_text("stay the whole position")

@@ -159,8 +159,11 @@ def test_each_write_still_costs_the_same_requests(draft_sample, token, django_as
         services.entry_record(entry=new, user="u")
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         services.entry_remove(document_id="DOC001", kind=Kind.CAPITAL_CALL, position_id="POSITION_3", user="u")
-    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
+    # A new title: the document's entries are read too (one Query), their copies refreshed in the transaction.
+    with django_assert_dynamodb_requests(3, ["BatchGetItem", "Query", "TransactWriteItems"]):
         services.document_restate(document_id="DOC001", expected_revision=2, changes={"title": "R"}, user="u")
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):  # the same title and type
+        services.document_restate(document_id="DOC001", expected_revision=3, changes={"status": "Final"}, user="u")
     # A new document: no entries left in its partition, no other spelling of its id.
     with django_assert_dynamodb_requests(3, ["Query", "Query", "TransactWriteItems"]):
         services.document_create(document=Document("DOC009", as_of_date=date(2025, 9, 30)), user="u", token=token)

@@ -12,9 +12,9 @@ from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import Conflict, NotFound
 from fundportal.domain.kinds import Kind, SearchKind, parse_version_id
 from fundportal.domain.model import CapitalActivity, Document
-from fundportal.domain.position_entries import PositionEntry
+from fundportal.domain.position_entries import PositionEntry, with_document_copies
 from fundportal.domain.position_register import PositionRegister
-from fundportal.store.gateway import TableGateway, check_size
+from fundportal.store.gateway import EXISTS, TableGateway, check_size
 from fundportal.store.mapping import keys
 from fundportal.store.mapping.companions import MonthCatalogEntry
 from fundportal.store.mapping.entities import sort_key, to_item
@@ -45,13 +45,21 @@ class FakeUnitOfWork(UnitOfWork):
                 self.store.items[action.key] = (action.entity, *stamp)
             elif action.verb == "Delete":
                 del self.store.items[action.key]
+            elif action.verb == "Update":  # an entry's copies of its document's title and type
+                now, *stamp = self.store.items[action.key]
+                copies = action.request["copies"]
+                self.store.items[action.key] = (with_document_copies(now, copies), *stamp)
         self.store.writes += 1
         self.committed, self.actions = True, []
+
+    def refresh_copies(self, entry: Any, document: Any, *, name: str, refused: Any = None) -> None:
+        key = self._key(entry)
+        self.actions.append(Action(name, "Update", entry, key, EXISTS, {"copies": document}, refused=refused))
 
     def _holds(self, action: Action) -> bool:
         now = self.store.items.get(action.key, (None,))[0]
         expect = action.expect
-        if action.verb == "ConditionCheck":
+        if action.verb in ("ConditionCheck", "Update"):
             return now is not None
         if expect is ANY:
             return True
@@ -229,6 +237,9 @@ class FakeDocumentRepository:
 
     def position_entries(self, position_id: str, kind: Kind) -> list[PositionEntry]:
         return [e for e in self._of(PositionEntry) if e.position_id == position_id and e.kind is kind]
+
+    def entries_of(self, document_id: str) -> list[PositionEntry]:
+        return [e for e in self._of(PositionEntry) if e.document_id == document_id]
 
 
 class FakePositionRepository:

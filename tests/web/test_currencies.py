@@ -105,11 +105,11 @@ def test_position_page_shows_a_total_and_dpi_per_currency(
     assert html.count('<svg class="chart"') == 2
     page = text(html)
     assert (
-        "DOCUSD 2025-09-30 USD 1,000,000.00 Completed USD 250,000.00 Completed — — — "
+        "DOCUSD 2025-09-30 USD statement Other USD 1,000,000.00 Completed USD 250,000.00 Completed — — — "
         "USD 1,000,000.00 USD 250,000.00 0.25x"
     ) in page
     assert (
-        "DOCJPY 2025-12-31 JPY 50,000,000.00 Completed JPY 10,000,000.00 Pending — — — "
+        "DOCJPY 2025-12-31 JPY statement Other JPY 50,000,000.00 Completed JPY 10,000,000.00 Pending — — — "
         "JPY 50,000,000.00 JPY 10,000,000.00 0.20x"
     ) in page
     for mixed in MIXED_SUMS:

@@ -291,11 +291,13 @@ def test_position_page_is_one_query_with_running_totals(sample, analyst_client, 
     assert "DPI 0.16x" in page
     # Documents in as-of date order, each with its amounts and the running totals.
     assert (
-        "DOC001 2025-09-30 USD 500,000.00 Pending USD 75,000.00 Completed USD 1,500,000.00 Active — — "
+        "DOC001 2025-09-30 Q3 2025 capital account statement Capital account statement "
+        "USD 500,000.00 Pending USD 75,000.00 Completed USD 1,500,000.00 Active — — "
         "USD 500,000.00 USD 75,000.00 0.15x"
     ) in page
     assert (
-        "DOC002 2025-12-31 USD 750,000.00 Completed USD 120,000.00 Pending — — — USD 1,250,000.00 USD 195,000.00 0.16x"
+        "DOC002 2025-12-31 Q4 2025 capital call notice Capital call notice "
+        "USD 750,000.00 Completed USD 120,000.00 Pending — — — USD 1,250,000.00 USD 195,000.00 0.16x"
     ) in page
     assert page.index("DOC001 2025-09-30") < page.index("DOC002 2025-12-31")
     assertContains(response, '<svg class="chart"')

@@ -494,8 +494,11 @@ def test_each_write_costs_the_documented_requests(draft_sample, editor_client, d
     # A new position: also how its position and investor ids are already spelled (one Query each).
     with django_assert_dynamodb_requests(4, ["BatchGetItem", "Query", "Query", "TransactWriteItems"]):
         assert editor_client.post(url("entry_add", document_id="DOC001"), ENTRY).status_code == 302
-    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
+    # A new title: the document's entries are read (one Query), their copies refreshed in the transaction.
+    with django_assert_dynamodb_requests(3, ["BatchGetItem", "Query", "TransactWriteItems"]):
         assert editor_client.post(url("restate", document_id="DOC001"), restate_data(2)).status_code == 302
+    with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):  # the same title and type
+        assert editor_client.post(url("restate", document_id="DOC001"), restate_data(3)).status_code == 302
     # the entry and its position register in one consistent BatchGetItem
     with django_assert_dynamodb_requests(2, ["BatchGetItem", "TransactWriteItems"]):
         assert editor_client.post(entry_url("entry_delete")).status_code == 302

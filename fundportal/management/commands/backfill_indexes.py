@@ -19,7 +19,9 @@ class Command(DynamoCommand):
         "index) of every fund item from its own data (a position register written before it left the "
         "entity index loses its GSI_PK/GSI_SK; an entry version kept before the position index held "
         "versions gains its HIST#<position> keys), "
-        "and write the search keys of the ids they name (documents, positions, funds, investors) "
+        "and write the search keys of the ids they name (documents, positions, funds, investors); "
+        "a position entry missing its document's title and type copies (DocumentTitle, DocumentType: "
+        "the position page's columns) or holding stale ones gets them from its current document "
         "(each item is parsed into its entity and its keys re-derived). A parallel Scan with --segments "
         "workers; an item is updated only when its index attributes differ, with a condition that it is "
         "unchanged since it was read, so re-running is safe and concurrent edits win. --rate caps scanned "
@@ -65,7 +67,8 @@ class Command(DynamoCommand):
             self.style.SUCCESS(
                 f"Backfill complete: scanned {counts.scanned:,}, updated {counts.updated:,}, "
                 f"unchanged {counts.unchanged:,}, skipped {counts.skipped:,} (not fund items or changed meanwhile); "
-                f"search keys written {counts.search_keys:,}."
+                f"search keys written {counts.search_keys:,}; "
+                f"entries given their document's title and type {counts.copies:,}."
             )
         )
         if resume_file and state.complete:

@@ -18,6 +18,9 @@ from .entity_map import Attribute, EntityMap, KeyPair
 from .entry_parts import ENTRY_PARTS
 
 AUDIT_TYPE = "AuditEntry"
+# An entry's copies of its document's title and type (`position_entries.of_document`).
+DOCUMENT_TITLE_COPY = "DocumentTitle"
+DOCUMENT_TYPE_COPY = "DocumentType"
 
 
 # --- documents and capital activity -------------------------------------------------------------------
@@ -150,6 +153,9 @@ def _entry_map(cls: type[PositionEntry]) -> EntityMap:
             Attribute("updated_by", "UpdatedBy"),
             Attribute("revision", "Revision", INTEGER, 1),
             Attribute("restated", "Restated", RESTATED),
+            # The document's title and type, copied for the position index (absent: not yet backfilled).
+            Attribute("document_title", DOCUMENT_TITLE_COPY),
+            Attribute("document_type", DOCUMENT_TYPE_COPY),
             *(Attribute(*part) for part in ENTRY_PARTS.get(kind, ())),
         ),
         indexes={
@@ -165,6 +171,11 @@ def _entry_map(cls: type[PositionEntry]) -> EntityMap:
 
 
 ENTRY_MAPS = {kind: _entry_map(cls) for kind, cls in ENTRY_CLASSES.items()}
+
+
+def document_copies(document: Document) -> dict[str, str]:
+    """The attributes an entry of `document` holds as copies of it (title and type)."""
+    return {DOCUMENT_TITLE_COPY: document.title, DOCUMENT_TYPE_COPY: document.document_type}
 
 
 # --- audit trail ----------------------------------------------------------------------------------------

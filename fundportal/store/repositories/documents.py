@@ -245,6 +245,12 @@ class DocumentRepository:
                 found[(entry.kind, entry.position_id)] = entry
         return found
 
+    def entries_of(self, document_id: str) -> list[PositionEntry]:
+        """Every position entry of a document as it is now (consistent Query of its partition,
+        all pages): the entries a title or type edit refreshes the copies of."""
+        items = self._partition(document_id, consistent=True)
+        return [from_item(PositionEntry, item) for item in items if _is_position_entry(item)]
+
     def position_entries(self, position_id: str, kind: Kind) -> list[PositionEntry]:
         """Every entry of one kind of a position (position index, all pages): the register's
         recount of a "latest" figure when the entry holding it is changed or removed."""
