@@ -30,7 +30,7 @@ from fundportal.domain.restatement import shown
 from fundportal.domain.statement_kinds import check_entry
 from fundportal.messages import describe
 from fundportal.web.cells import KIND_LABELS
-from fundportal.web.forms import SubmissionTokenMixin, amount_field, signed_amount_field
+from fundportal.web.forms import JINJA2_WIDGETS, SubmissionTokenMixin, amount_field, signed_amount_field
 
 # Path segments under /documents/ that a document id would shadow.
 RESERVED_DOCUMENT_IDS = frozenset({"new", "search", "import"})
@@ -330,6 +330,7 @@ class DateRangeQueryForm(forms.Form):
     optional `start`..`end` date range that must be in order."""
 
     PARAMETERS: dict[str, str] = {"start": "from", "end": "to"}
+    default_renderer = JINJA2_WIDGETS  # list pages render the fields in Jinja2
 
     def add_prefix(self, field_name: str) -> str:
         return self.PARAMETERS.get(field_name, field_name)

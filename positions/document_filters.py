@@ -16,12 +16,14 @@ from django import forms
 
 from fundportal.domain.kinds import DOCUMENT_TYPES
 from fundportal.web.document_types import type_label
+from fundportal.web.forms import JINJA2_WIDGETS
 from positions.selectors import DocumentRow
 
 ALL_TYPES = ("", "All types")
 
 
 class DocumentFilterForm(forms.Form):
+    default_renderer = JINJA2_WIDGETS  # the position page renders the fields in Jinja2
     from_date = forms.DateField(required=False, label="From (as of)", widget=forms.DateInput(attrs={"type": "date"}))
     to_date = forms.DateField(required=False, label="To (as of)", widget=forms.DateInput(attrs={"type": "date"}))
     document_type = forms.ChoiceField(required=False, label="Type", choices=[ALL_TYPES])

@@ -1,4 +1,5 @@
-"""Form pieces shared by the apps' write forms: money amounts and the submission token."""
+"""Form pieces shared by the apps' forms: money amounts, the submission token, and the widget
+renderer of the forms the portal's own Jinja2 pages render field by field."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.forms.renderers import Jinja2
 
 from fundportal.domain.amounts import typed_amount
+
+# Django's own Jinja2 form renderer (its jinja2 widget templates), for a form whose fields a
+# Jinja2 page renders with `{{ field }}`: the page then has one template engine, and a widget
+# costs a compiled template instead of the Django language's. One instance: it builds its
+# environment once. The admin's forms keep FORM_RENDERER (Django templates).
+JINJA2_WIDGETS = Jinja2()
 
 MAX_AMOUNT_DIGITS = 18  # up to 9,999,999,999,999,999.99
 
