@@ -35,7 +35,8 @@ class Line(Protocol):
     unfunded_computed: Money | None  # computed_unfunded(commitment, figures), computed once
 
 
-@dataclass(frozen=True, slots=True)
+# Slotted, not frozen: a fund page builds one per line (a frozen dataclass is slower to build).
+@dataclass(slots=True)
 class UnfundedLine:
     """One position in one currency: commitment, called, computed and reported unfunded."""
 

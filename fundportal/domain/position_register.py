@@ -136,7 +136,8 @@ class PositionRegister:
 
     def commitment_on(self, on: date | None) -> Money | None:
         """The commitment effective on `on` (None: the one effective today), as Money."""
-        if on is None:
+        if on is None or not self.commitments:
+            # No dated change: the commitment is in effect from the earliest date (`history_of`).
             return self.commitment_money
         key = ("commitment_on", on)  # once per register and date (a fund page asks three times)
         if key not in self._memo:

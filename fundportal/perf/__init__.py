@@ -5,6 +5,8 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
 - `fast_parse`: a Query's Items taken straight from the JSON body (botocore's `before-parse`
   event, registered on each client through `fundportal.store.client.add_client_customizer`);
   setting `DYNAMODB_FAST_QUERY_PARSE`.
+- `fast_batch_get`: a BatchGetItem's Responses taken straight from the JSON body (the same
+  event and hook as `fast_parse`); setting `DYNAMODB_FAST_BATCH_GET_PARSE`.
 - `url_cache`: the Jinja2 `url()` global through a process-wide cache of `reverse()` (through
   `fundportal.jinja2.add_environment_customizer`); setting `TEMPLATE_URL_CACHE`.
 - `unescaped_figures`: the row macros' formatted figures output without `escape()` (the

@@ -13,10 +13,21 @@ class PerfConfig(AppConfig):
         from fundportal.jinja2 import add_environment_customizer
         from fundportal.store.client import add_client_customizer
 
-        from . import direct_json, escape_memo, fast_parse, gc_tuning, raw_auth_reads, unescaped_figures, url_cache
+        from . import (
+            direct_json,
+            escape_memo,
+            fast_batch_get,
+            fast_parse,
+            gc_tuning,
+            raw_auth_reads,
+            unescaped_figures,
+            url_cache,
+        )
 
         if settings.DYNAMODB_FAST_QUERY_PARSE:
             add_client_customizer(fast_parse.install)
+        if settings.DYNAMODB_FAST_BATCH_GET_PARSE:
+            add_client_customizer(fast_batch_get.install)
         if settings.TEMPLATE_URL_CACHE:
             add_environment_customizer(url_cache.install)
         if settings.TEMPLATE_UNESCAPED_FIGURES:

@@ -136,6 +136,8 @@ IMPORT_JOB_STALE_SECONDS = env.int("DJANGO_IMPORT_JOB_STALE_SECONDS", default=12
 SPEED_TRICKS = env.bool("FUNDPORTAL_SPEED_TRICKS", default=True)
 # Query items straight from the JSON body (fundportal/perf/fast_parse.py); off: botocore's parser.
 DYNAMODB_FAST_QUERY_PARSE = SPEED_TRICKS and env.bool("DYNAMODB_FAST_QUERY_PARSE", default=True)
+# BatchGetItem responses straight from the JSON body (fundportal/perf/fast_batch_get.py); off: botocore's parser.
+DYNAMODB_FAST_BATCH_GET_PARSE = SPEED_TRICKS and env.bool("DYNAMODB_FAST_BATCH_GET_PARSE", default=True)
 # The Jinja2 url() global reverses each URL once per process (fundportal/perf/url_cache.py).
 TEMPLATE_URL_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_URL_CACHE", default=True)
 # The row macros' formatted figures output without HTML escaping (they hold no character that

@@ -48,6 +48,12 @@ class EntryCell:
     parts_text: str = ""  # its kind's own fields in words (`entry_words.parts_text`): a split, a fee line
 
     @property
+    def shown(self) -> tuple[bool, str, str, str, str]:
+        """(counts, amount_text, status, restated_text, parts_text): what a table row shows of the
+        cell, unpacked in one statement by the row macro instead of five attribute look-ups."""
+        return self.counts, self.amount_text, self.status, self.restated_text, self.parts_text
+
+    @property
     def amount(self) -> Money:
         """The amount with its currency (exports and sorting; the page shows `amount_text`)."""
         return self.entry.money

@@ -13,7 +13,15 @@ from django.urls import reverse
 from markupsafe import escape
 
 from fundportal import jinja2 as portal_jinja2
-from fundportal.perf import direct_json, escape_memo, fast_parse, gc_tuning, unescaped_figures, url_cache
+from fundportal.perf import (
+    direct_json,
+    escape_memo,
+    fast_batch_get,
+    fast_parse,
+    gc_tuning,
+    unescaped_figures,
+    url_cache,
+)
 from fundportal.store import client as dynamo_client
 from fundportal.web import json_bodies
 
@@ -53,6 +61,7 @@ def perf_ready(settings, db):
 
 def all_tricks(settings, on: bool) -> None:
     settings.DYNAMODB_FAST_QUERY_PARSE = on
+    settings.DYNAMODB_FAST_BATCH_GET_PARSE = on
     settings.TEMPLATE_URL_CACHE = on
     settings.TEMPLATE_UNESCAPED_FIGURES = on
     settings.API_DIRECT_JSON = on
@@ -77,7 +86,7 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
 def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings, perf_ready):
     all_tricks(settings, on=True)
     perf_ready()
-    assert dynamo_client.client_customizers() == (fast_parse.install,)
+    assert dynamo_client.client_customizers() == (fast_parse.install, fast_batch_get.install)
     assert portal_jinja2.environment().globals["url"] is url_cache.cached_url
     assert portal_jinja2.environment().globals["url_for"] is url_cache.cached_url_for
     assert portal_jinja2.environment().filters["figure"] is str
