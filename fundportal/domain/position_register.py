@@ -50,6 +50,9 @@ class PositionRegister:
     # Each counted document's approvals (`approval_times`; a document approved before these were
     # kept has none but its restatements'): what counted at a past moment.
     approvals: dict[str, Approvals] = field(default_factory=dict)
+    # When the write that registered the position was made, when the register keeps it (None: its
+    # registration is a `RegisterVersion` of its own; `register_versions`).
+    registered_at: datetime | None = None
     # Memo of what is read from the register: its builder, figures, flows and commitments (the
     # register is immutable). Not an init field: `dataclasses.replace` starts a changed copy afresh.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
