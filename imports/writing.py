@@ -40,9 +40,10 @@ from positions.services import register_counting
 REGISTER_ITEMS = REGISTER_ACTIONS  # the register (in its own indexes) and the version it keeps
 NEW_REGISTER_ITEMS = 1  # a new register: its registration is in its fund's one item (+1 a fund)
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
-# A register transaction: the run check + up to 98 new registers and their fund's registrations
-# (registers that exist keep a version each: `summary_groups` counts the room they take).
-POSITIONS_PER_TRANSACTION = MAX_TRANSACTION_ITEMS - 2
+# A register transaction: the run check + 49 registers, each with the version it keeps (a new
+# one: its fund's one registrations item). More new ones would fit, but the waves of groups keep
+# the document's and the fund's index keys at an even write rate (`RegisterPhase`).
+POSITIONS_PER_TRANSACTION = (MAX_TRANSACTION_ITEMS - 1) // REGISTER_ITEMS
 INTERLEAVE = True  # registers wave by wave, after their wave's entries (`RegisterPhase`)
 
 
@@ -187,8 +188,8 @@ def summary_groups(
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of up to 98 new registers (one registration item a fund; a register
-    that exists keeps a version, so up to 49 of those), in waves of 8
+    Positions go in groups of up to 49 (a register and its kept version each; new registers
+    share one registration item a fund), in waves of 8
     groups (one a thread): the wave's entries and the search items of its new positions by
     BatchWriteItem (`land`), then each of its groups' registers in one transaction (conditioned
     on the revisions read, plus a check that the run is not published), then the next wave.
