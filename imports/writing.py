@@ -13,16 +13,19 @@ decides the order). Two paths, because of who else can write:
   before: a conflicting entry is never overwritten, and its roll-up is never behind its entries.
 
 Registers are always conditioned on the revision read; a moved one is re-read and recomputed.
+A register the import creates says when it was registered (`registered_at`, one moment a
+transaction), so the transaction keeps ONE registration item per fund for its new registers
+instead of a version each (`fundportal.store.uow`; the known-at rule: `register_versions`).
 """
 
 from __future__ import annotations
 
 import contextvars
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from fundportal.domain.errors import AlreadyExists, ImportConflict
@@ -35,8 +38,11 @@ from fundportal.store.uow import NEW, REGISTER_ACTIONS, ImportUnitOfWork, UnitOf
 from positions.services import register_counting
 
 REGISTER_ITEMS = REGISTER_ACTIONS  # the register (in its own indexes) and the version it keeps
+NEW_REGISTER_ITEMS = 1  # a new register: its registration is in its fund's one item (+1 a fund)
 REGISTER_RETRIES = 8  # a transaction whose registers moved is re-read and recomputed at most this often
-# A register transaction: the run check + 49 registers, each with the version it keeps.
+# A register transaction: the run check + 49 registers, each with the version it keeps (a new
+# one: its fund's one registrations item). More new ones would fit, but the waves of groups keep
+# the document's and the fund's index keys at an even write rate (`RegisterPhase`).
 POSITIONS_PER_TRANSACTION = (MAX_TRANSACTION_ITEMS - 1) // REGISTER_ITEMS
 INTERLEAVE = True  # registers wave by wave, after their wave's entries (`RegisterPhase`)
 
@@ -101,9 +107,10 @@ def put_registers(uow: UnitOfWork, run: ImportRun, writes: list[RegisterWrite]) 
 Staged = tuple[list[RegisterWrite], UnitOfWork | None]
 
 
-def new_register(position_id: str, first: PositionEntry) -> PositionRegister:
-    """The register an unregistered position gets from its first entry in the file."""
-    return PositionRegister(position_id, first.fund_id, first.investor_id, currency=first.currency)
+def new_register(position_id: str, first: PositionEntry, at: datetime) -> PositionRegister:
+    """The register an unregistered position gets from its first entry in the file, registered
+    by the write made `at`."""
+    return PositionRegister(position_id, first.fund_id, first.investor_id, currency=first.currency, registered_at=at)
 
 
 def parallel(
@@ -140,21 +147,36 @@ def parallel(
 
 
 def summary_groups(
-    positions: list[str], by_position: dict[str, list[PositionEntry]], most: int, room: int
+    positions: list[str],
+    by_position: dict[str, list[PositionEntry]],
+    most: int,
+    room: int,
+    registered: Container[str] | None = None,
 ) -> list[list[str]]:
     """`positions` in groups of at most `most` whose registers and fund-summary shard updates
-    (one per shard a group touches: `fundportal.store.uow`) fit in `room` actions."""
+    (one per shard a group touches: `fundportal.store.uow`) fit in `room` actions. A position in
+    `registered` (None: every position) has a register that keeps a version of what it replaces;
+    any other's is new: one action, and one more for the registrations of its fund."""
     shards = summary_shard_count()
     groups: list[list[str]] = []
     group: list[str] = []
+    actions = 0
     touched: set[tuple[str, int]] = set()
+    funds: set[str] = set()  # the funds of the group's new registers
     for position_id in positions:
-        shard = summary_shard_of(by_position[position_id][0].fund_id, position_id, shards)
-        if group and (len(group) == most or REGISTER_ITEMS * (len(group) + 1) + len(touched | {shard}) > room):
+        fund_id = by_position[position_id][0].fund_id
+        shard = summary_shard_of(fund_id, position_id, shards)
+        new = registered is not None and position_id not in registered
+        cost = (NEW_REGISTER_ITEMS + (fund_id not in funds)) if new else REGISTER_ITEMS
+        if group and (len(group) == most or actions + cost + len(touched | {shard}) > room):
             groups.append(group)
-            group, touched = [], set()
+            group, actions, touched, funds = [], 0, set(), set()
+            cost = (NEW_REGISTER_ITEMS + 1) if new else REGISTER_ITEMS
         group.append(position_id)
+        actions += cost
         touched.add(shard)
+        if new:
+            funds.add(fund_id)
     if group:
         groups.append(group)
     return groups
@@ -166,7 +188,8 @@ def summary_groups(
 class RegisterPhase:
     """Adds every entry this import puts in new documents to its position's register, once.
 
-    Positions go in groups of up to 49 (a register and its kept version each), in waves of 8
+    Positions go in groups of up to 49 (a register and its kept version each; new registers
+    share one registration item a fund), in waves of 8
     groups (one a thread): the wave's entries and the search items of its new positions by
     BatchWriteItem (`land`), then each of its groups' registers in one transaction (conditioned
     on the revisions read, plus a check that the run is not published), then the next wave.
@@ -200,7 +223,9 @@ class RegisterPhase:
         foreign = {m for r in self.registers.values() for m in r.imports if m != self.stamp.marker}
         self.published = self.repository.published(foreign) if foreign else set()
         positions = sorted(by_position)
-        groups = summary_groups(positions, by_position, POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 1)
+        groups = summary_groups(
+            positions, by_position, POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 1, self.registers
+        )
         staged: dict[int, Future[Staged]] = {}
 
         def registers(number: int) -> int:
@@ -232,7 +257,8 @@ class RegisterPhase:
             pool.shutdown(wait=True)
 
     def _writes(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> list[RegisterWrite]:
-        return [w for p in positions if (w := self._counted(p, by_position[p])) is not None]
+        at = datetime.now(UTC)  # when the group's new registers are registered: one moment
+        return [w for p in positions if (w := self._counted(p, by_position[p], at)) is not None]
 
     def _stage(self, positions: list[str], by_position: dict[str, list[PositionEntry]]) -> Staged:
         """A group's register writes and their transaction, built ahead of sending it."""
@@ -250,11 +276,19 @@ class RegisterPhase:
             nonlocal writes, staged
             if staged is not None:  # the first attempt sends what was built ahead
                 (writes, uow), staged = staged, None
-            else:
-                writes = self._writes(positions, by_position)  # a register another run counted drops out
-                uow = self.stamp.unit_of_work(self.repository)
-            if writes and uow is not None:  # none: every register already counts this import (an earlier run)
-                put_registers(uow, self.run, writes)
+                if writes and uow is not None:  # none: every register already counts this import (an earlier run)
+                    put_registers(uow, self.run, writes)
+                return
+            writes = self._writes(positions, by_position)  # a register another run counted drops out
+            # A position registered by someone else meanwhile now keeps a version: the group may
+            # need two transactions (each its own; the markers say which registers count the import).
+            existing = {w.register.position_id for w in writes if w.seen is not None}
+            ids = [w.register.position_id for w in writes]
+            by_id = {w.register.position_id: w for w in writes}
+            for part in summary_groups(
+                ids, by_position, POSITIONS_PER_TRANSACTION, MAX_TRANSACTION_ITEMS - 1, existing
+            ):
+                put_registers(self.stamp.unit_of_work(self.repository), self.run, [by_id[p] for p in part])
 
         when_registers_move(count, self._reread, REGISTER_RETRIES)
         for write in writes:
@@ -263,10 +297,10 @@ class RegisterPhase:
     def _reread(self, positions: tuple[str, ...]) -> None:
         self.registers.update(self.repository.registers(positions))
 
-    def _counted(self, position_id: str, entries: list[PositionEntry]) -> RegisterWrite | None:
+    def _counted(self, position_id: str, entries: list[PositionEntry], at: datetime) -> RegisterWrite | None:
         """The register with `entries` counted and this import's marker, or None when it already
         carries the marker. Markers of published imports are dropped on the way."""
-        register = self.registers.get(position_id) or new_register(position_id, entries[0])
+        register = self.registers.get(position_id) or new_register(position_id, entries[0], at)
         if self.stamp.marker in register.imports:
             return None
         kept = tuple(m for m in register.imports if m not in self.published)
@@ -353,8 +387,9 @@ class ExistingWriter:
     def _counted(self, batch: Batch) -> dict[str, RegisterWrite]:
         """Each position's register with the batch's entries counted."""
         updated: dict[str, RegisterWrite] = {}
+        at = datetime.now(UTC)  # when the batch's new registers are registered: one moment
         for position_id, chunk in batch:
-            register = self.registers.get(position_id) or new_register(position_id, chunk[0])
+            register = self.registers.get(position_id) or new_register(position_id, chunk[0], at)
             new = replace(
                 register_counting(register, chunk, self.stamp.awaiting),
                 revision=register.revision + 1,

@@ -54,6 +54,9 @@ class PositionRegister:
     # When a merge moved each entry in from another position, by (document id, kind): before
     # that it stood under the other position (`fundportal.domain.known_at`).
     moved_in: dict[tuple[str, Kind], datetime] = field(default_factory=dict)
+    # When the write that registered the position was made, when the register keeps it (None: its
+    # registration is a `RegisterVersion` of its own; `register_versions`).
+    registered_at: datetime | None = None
     # Memo of what is read from the register: its builder, figures, flows and commitments (the
     # register is immutable). Not an init field: `dataclasses.replace` starts a changed copy afresh.
     _memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)

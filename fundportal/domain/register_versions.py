@@ -10,6 +10,14 @@ summary delta, `summary.delta(before, after)`). So, for a moment T:
 - a fund's summary at T is its summary now less the deltas of every write after T (a summary
   is the sum of its registers' contributions, so the deltas telescope).
 
+Positions registered together (an import's new positions) may keep their registration as ONE
+`Registrations` of their fund instead of a version each: the positions, the moment, and what
+they added to the fund's summary together; each register then carries that moment itself
+(`PositionRegister.registered_at`). A register registered after T did not exist at T, whatever
+versions it has since, so the rule above is kept on the fund page (the fund's versions, its
+registrations read as versions registering each position: `as_versions`) and on the investor
+page (the registers and the states the versions hold say when they were registered).
+
 Only what the portal showed counts: a register holds approved figures apart from what awaits
 approval, and an approval rewrites it, so the register at T is the figures as shown at T.
 """
@@ -39,6 +47,30 @@ class RegisterVersion:
     revision: int = 0  # the replaced register's revision (0: none)
 
 
+@dataclass(frozen=True, slots=True)
+class Registrations:
+    """Positions of `fund_id` registered by one write at `replaced_at`, and what that write added
+    to the fund's summary (the sum of the new registers' contributions)."""
+
+    fund_id: str
+    replaced_at: datetime
+    position_ids: tuple[str, ...]
+    delta: Mapping[rule.Measure, Decimal] = field(default_factory=dict)
+
+    def as_versions(self) -> list[RegisterVersion]:
+        """A version registering each position (None before it), the summary delta on the first."""
+        return [
+            RegisterVersion(p, self.fund_id, "", self.replaced_at, None, self.delta if n == 0 else {})
+            for n, p in enumerate(self.position_ids)
+        ]
+
+
+def registered_by(register: PositionRegister, at: datetime) -> bool:
+    """Whether `register`'s position was registered at `at` (unknown when the register does not
+    keep its registration: its versions say)."""
+    return register.registered_at is None or register.registered_at <= at
+
+
 def changed_after(versions: Iterable[RegisterVersion], at: datetime) -> dict[str, RegisterVersion]:
     """Per position, its earliest version replaced after `at` (the one holding it as it stood at `at`)."""
     found: dict[str, RegisterVersion] = {}
@@ -64,12 +96,15 @@ def registers_known_at(
     for register in current:
         seen.add(register.position_id)
         version = changed.get(register.position_id)
-        if version is None:
-            found.append(register)
-        elif version.before is not None:
-            found.append(version.before)
+        held = register if version is None else version.before
+        if held is not None and registered_by(held, at):
+            found.append(held)
     if with_removed:
-        found += [v.before for p, v in sorted(changed.items()) if p not in seen and v.before is not None]
+        found += [
+            v.before
+            for p, v in sorted(changed.items())
+            if p not in seen and v.before is not None and registered_by(v.before, at)
+        ]
     return found
 
 

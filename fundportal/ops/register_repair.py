@@ -232,7 +232,8 @@ def verify_positions(
             continue
         current = have.get("register")
         seen = current.revision if current else 0
-        new = replace(want, revision=seen + 1)
+        # The moment an import registered it stays (its registration is kept there, not in a version).
+        new = replace(want, revision=seen + 1, registered_at=current.registered_at if current else None)
         try:
             with UnitOfWork(repository.gateway) as uow:
                 uow.put(new, expect=seen or NEW, name="register", was=current)

@@ -34,7 +34,10 @@ that is not a business rule lives here.
 - Register versions: each register put (and delete) also puts the state it replaces as a
   `RegisterVersion` with the write's summary delta (`fundportal.domain.register_versions`), so
   the fund and investor pages can show a register as it stood at a past moment: a register
-  costs `REGISTER_ACTIONS` actions of a transaction.
+  costs `REGISTER_ACTIONS` actions of a transaction. A new register that says when it was
+  registered (`registered_at`, an import's) keeps no version of its own: the transaction puts
+  ONE `Registrations` per fund and moment for all of them, so it costs one action and its fund
+  one more (never more than `REGISTER_ACTIONS` a register).
 - Leaving `with` without `commit()` discards the actions: nothing is written.
 
 The actions and their conditions are in `uow_actions`, a refused commit's typed errors in
@@ -54,7 +57,7 @@ from fundportal.domain import summary as summary_rule
 from fundportal.domain.audit_trail import AuditEntry
 from fundportal.domain.errors import IdempotencyMismatch
 from fundportal.domain.position_register import PositionRegister
-from fundportal.domain.register_versions import RegisterVersion
+from fundportal.domain.register_versions import RegisterVersion, Registrations
 
 from . import gateway as table_gateway
 from .errors import TransactionCancelled
@@ -119,6 +122,8 @@ class UnitOfWork(TransactionRefusals):
         self.imports = ImportRepository(self.gateway)
         self.spellings = SpellingRepository(self.gateway)
         self.summaries = SummaryDeltas()
+        # New registers that keep their registration, by fund and moment (`_keep_version`).
+        self.registered: dict[tuple[str, datetime], list[PositionRegister]] = {}
         self.actions: list[Action] = []
         self.committed = False
         self.attempt = 0
@@ -168,6 +173,7 @@ class UnitOfWork(TransactionRefusals):
     def __enter__(self) -> UnitOfWork:
         self.actions, self.committed = [], False
         self.summaries.clear()
+        self.registered = {}
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
@@ -177,6 +183,7 @@ class UnitOfWork(TransactionRefusals):
         """Discard what was not committed (nothing of it was sent)."""
         self.actions = []
         self.summaries.clear()
+        self.registered = {}
 
     def put(
         self,
@@ -217,7 +224,11 @@ class UnitOfWork(TransactionRefusals):
 
     def _keep_version(self, before: PositionRegister | None, after: PositionRegister | None) -> None:
         """The state a register write replaces (`before`, None: it registers the position), kept
-        with when and the write's summary delta, in the same transaction."""
+        with when and the write's summary delta, in the same transaction. A new register carrying
+        its `registered_at` joins its fund's `Registrations` instead (put by `commit`)."""
+        if before is None and after is not None and after.registered_at is not None:
+            self.registered.setdefault((after.fund_id, after.registered_at), []).append(after)
+            return
         held = after or before
         assert held is not None
         version = RegisterVersion(
@@ -288,7 +299,17 @@ class UnitOfWork(TransactionRefusals):
             return self.token
         return hashlib.sha256(f"{self.token}:{self.attempt}".encode()).hexdigest()[:32]
 
+    def _put_registrations(self) -> None:
+        """One `Registrations` per fund and moment for the new registers that keep theirs."""
+        for (fund_id, at), registers in self.registered.items():
+            delta = summary_rule.add(*(summary_rule.delta(None, r) for r in registers))
+            registrations = Registrations(fund_id, at, tuple(r.position_id for r in registers), delta)
+            request = self.gateway.put_action(item_of(registrations), None)
+            self.actions.append(Action("registrations", "Put", registrations, self._key(registrations), ANY, request))
+        self.registered = {}
+
     def commit(self) -> None:
+        self._put_registrations()
         for key, request in self.summaries.actions(self.gateway):
             self.actions.append(Action("fund summary", "Update", None, key, ANY, request))
         self.summaries.clear()

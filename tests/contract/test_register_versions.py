@@ -60,3 +60,25 @@ def test_a_new_position_keeps_a_version_saying_it_was_not_there(sample):
     assert version.before is None and version.position_id == "POSITION_9"
     assert [v.position_id for v in RegisterRepository().fund_versions_after("FUND_A", at)] == ["POSITION_9"]
     assert registers_known_at(RegisterRepository().investor_positions("INVESTOR_9"), [version], at) == []
+
+
+def test_an_imports_new_positions_keep_one_registration_item_and_are_not_there_before(sample):
+    from imports.services import import_apply, import_prepare
+    from tests.notices import csv_bytes, notice_rows
+
+    at = instant()
+    prepared = import_prepare(data=csv_bytes(notice_rows(3)), filename="notice.csv")
+    import_apply(prepared=prepared, user="importer", workers=1)
+    registers = RegisterRepository()
+    by_fund = registers.fund_versions_after("FUND_N", at)
+    assert sorted(v.position_id for v in by_fund) == ["NP_000", "NP_001", "NP_002"]
+    assert all(v.before is None for v in by_fund)
+    # No version of its own: the register says when it was registered.
+    assert registers.investor_versions_after("NI_001", at) == []
+    (register,) = registers.investor_positions("NI_001")
+    assert register.registered_at is not None and register.registered_at > at
+    assert registers_known_at([register], [], at) == []
+    assert registers_known_at([register], [], register.registered_at) == [register]
+    summary = SummaryRepository().fund("FUND_N") or {}
+    assert summary and summary_known_at(summary, by_fund, at) == {}
+    assert verify_positions().differences == []

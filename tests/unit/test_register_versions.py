@@ -13,6 +13,7 @@ from fundportal.domain.position_entries import CapitalCall, NetAssetValue
 from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.register_versions import (
     RegisterVersion,
+    Registrations,
     changed_after,
     registers_known_at,
     summary_known_at,
@@ -133,3 +134,36 @@ def test_the_query_bound_sorts_after_every_version_replaced_at_the_moment():
     bound = keys.register_history_after(at)
     assert keys.register_history_index_sk(at, "ZZ_9", 999999) < bound
     assert bound < keys.register_history_index_sk("2025-10-01T09:00:00.000001+00:00", "A", 1)
+
+
+def test_positions_registered_together_are_left_out_before_their_registration():
+    """An import's new registers keep their registration on themselves and in ONE item of their
+    fund: before that moment the fund page (its versions) and the investor page (the registers)
+    leave them out, and the fund's summary takes their sum out."""
+    at = T0 + timedelta(hours=1)
+    p1_first = replace(_register("P1", _call("P1", 100_000)), registered_at=at)
+    p2_now = replace(_register("P2", _call("P2", 40_000)), registered_at=at)
+    p1_now = replace(_register("P1", _call("P1", 250_000), revision=2), registered_at=at)
+    delta = summary.add(summary.delta(None, p1_first), summary.delta(None, p2_now))
+    together = Registrations("FUND_A", at, ("P1", "P2"), delta)
+    changed = _written(p1_first, p1_now, T0 + timedelta(hours=3))
+    fund_versions = [*together.as_versions(), changed]
+    today = summary.add(summary.contribution(p1_now), summary.contribution(p2_now))
+    assert registers_known_at([p1_now, p2_now], fund_versions, T0) == []
+    assert registers_known_at([p1_now, p2_now], [changed], T0) == []  # the investor page's versions
+    assert registers_known_at([p1_now, p2_now], [changed], T0 + timedelta(hours=2)) == [p1_first, p2_now]
+    assert summary_known_at(today, fund_versions, T0) == {}
+    assert _called(summary_known_at(today, fund_versions, T0 + timedelta(hours=2))) == Decimal(140_000)
+
+
+def test_registrations_are_stored_in_their_funds_history_and_read_back_as_versions():
+    from fundportal.store.mapping.register_history import replaced_at_text, versions_of_item
+
+    together = Registrations("FUND_A", T0, ("P1", "P2"), {("USD", "positions", None): Decimal(2)})
+    item = to_item(together)
+    assert item["PK"] == keys.register_history_fund_pk("FUND_A") and item["GSI5_PK"] == item["PK"]
+    assert item["GSI5_SK"] > keys.register_history_after(replaced_at_text(T0 - timedelta(seconds=1)))
+    assert item["GSI5_SK"] < keys.register_history_after(replaced_at_text(T0))
+    versions = versions_of_item(item)
+    assert [(v.position_id, v.before, v.replaced_at) for v in versions] == [("P1", None, T0), ("P2", None, T0)]
+    assert [dict(v.delta) for v in versions] == [{("USD", "positions", None): Decimal(2)}, {}]

@@ -30,7 +30,8 @@ from tests.notices import csv_bytes, notice_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uploads")]
 
-POSITIONS = 80  # two groups of registers (a transaction holds up to 49 and their kept versions)
+POSITIONS = 80  # two groups of registers (a transaction of new ones holds up to PER_GROUP here)
+PER_GROUP = 49
 
 
 class Killed(BaseException):
@@ -157,6 +158,7 @@ def test_a_job_killed_midway_is_run_again_to_the_same_final_state(backend, edito
     data = csv_bytes(notice_rows(POSITIONS))
     checksum = _confirm_preview_only(editor, data)
     monkeypatch.setattr(writing, "put_registers", killed_after_the_first_group)
+    monkeypatch.setattr(writing, "POSITIONS_PER_TRANSACTION", PER_GROUP)
     job = ImportJob.objects.create(checksum=checksum, filename="n.csv", user="importer")
     with pytest.raises(Killed):
         jobs.run_import_job.call(str(job.pk))

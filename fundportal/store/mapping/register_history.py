@@ -5,7 +5,9 @@ the document index and under its investor on the investor index (`REGHIST#FUND#<
 or an investor after a moment is one Query. No page, seed query or register reader reads those
 partitions. The replaced register is kept whole in `Before` (its attributes as the register item
 holds them, less its keys and its slim copy), the write's summary delta in `Delta` (the
-summary's attribute names)."""
+summary's attribute names). Positions registered together may keep one `Registrations` item in
+their fund's history partition instead (`keys.registrations_keys`): the positions in `Positions`,
+the summed delta in `Delta`, under the fund only (each register says when it was registered)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from fundportal.domain.position_register import PositionRegister
-from fundportal.domain.register_versions import RegisterVersion
+from fundportal.domain.register_versions import RegisterVersion, Registrations
 from fundportal.domain.summary import Measure
 
 from ..schema import DOCUMENT_INDEX, INVESTOR_INDEX, TABLE
@@ -25,6 +27,7 @@ from .entity_map import Attribute, EntityMap
 from .register_maps import REGISTER
 
 REGISTER_VERSION_TYPE = "RegisterVersion"
+REGISTRATIONS_TYPE = "Registrations"
 # Attributes of the register item that are not its state: its keys and its fund page copy.
 _NOT_STATE = frozenset({TABLE.pk, TABLE.sk, "EntityType", "Lines", *TABLE.attribute_names()})
 
@@ -88,3 +91,34 @@ REGISTER_VERSION = EntityMap(
     },
 )
 MAPS[RegisterVersion] = REGISTER_VERSION
+
+
+def _registrations_keys(registrations: Registrations) -> tuple[str, str]:
+    at = replaced_at_text(registrations.replaced_at)
+    return keys.registrations_keys(registrations.fund_id, at, registrations.position_ids[0])
+
+
+POSITION_IDS = Codec(list, lambda v: tuple(v or ()))
+
+REGISTRATIONS = EntityMap(
+    Registrations,
+    REGISTRATIONS_TYPE,
+    table=_registrations_keys,
+    attributes=(
+        Attribute("fund_id", "FundId", TEXT, ""),
+        Attribute("replaced_at", "ReplacedAt", DATETIME),
+        Attribute("position_ids", "Positions", POSITION_IDS, ()),
+        Attribute("delta", "Delta", DELTA, {}),
+    ),
+    indexes={DOCUMENT_INDEX: _registrations_keys},
+)
+MAPS[Registrations] = REGISTRATIONS
+
+
+def versions_of_item(item: dict[str, Any]) -> list[RegisterVersion]:
+    """The versions a history item holds: a version, or positions registered together, each as
+    a version registering it (`Registrations.as_versions`)."""
+    if item.get("EntityType") == REGISTRATIONS_TYPE:
+        registrations: Registrations = REGISTRATIONS.from_item(item)
+        return registrations.as_versions()
+    return [REGISTER_VERSION.from_item(item)]

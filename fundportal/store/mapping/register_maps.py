@@ -61,6 +61,7 @@ REGISTER = EntityMap(
         Attribute("updated_at", "UpdatedAt", DATETIME),
         Attribute("updated_by", "UpdatedBy", OPTIONAL_TEXT, ""),
         Attribute("imports", "Imports", MARKERS, ()),
+        Attribute("registered_at", "RegisteredAt", DATETIME),
     ),
     read_keys=_read_register_extras,
     # The fund page's slim copy (no dated flows), projected by its index instead of Rollup.

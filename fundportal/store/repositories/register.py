@@ -19,7 +19,7 @@ from ..mapping import keys
 from ..mapping.companions import FundCatalogEntry, register_companions
 from ..mapping.entities import from_item, to_item
 from ..mapping.record_maps import is_record_item, record_of_item
-from ..mapping.register_history import replaced_at_text
+from ..mapping.register_history import replaced_at_text, versions_of_item
 from ..schema import DOCUMENT_INDEX, FUND_INDEX, INVESTOR_INDEX, TABLE
 
 BATCH_KEYS = 100  # BatchGetItem's limit
@@ -87,7 +87,8 @@ class RegisterRepository:
         return found
 
     # Known at T (the fund and investor pages): every register version of a fund (on the document
-    # index) or of an investor (on the investor index) replaced after T, one Query (every page).
+    # index) or of an investor (on the investor index) replaced after T, one Query (every page);
+    # a fund's registrations (an import's new positions) come as versions registering each.
     def fund_versions_after(self, fund_id: str, at: datetime) -> list[RegisterVersion]:
         return self._versions_after(DOCUMENT_INDEX, keys.register_history_fund_pk(fund_id), at)
 
@@ -98,7 +99,7 @@ class RegisterRepository:
         held = TABLE.index(index)
         values = {":pk": pk, ":after": keys.register_history_after(replaced_at_text(at))}
         items = self.gateway.query(f"{held.pk} = :pk AND {held.sk} > :after", values, index=index)
-        return [from_item(RegisterVersion, item) for item in items]
+        return [version for item in items for version in versions_of_item(item)]
 
     # Pattern 15: the funds that have positions — one Query on the tiny catalog partition
     def funds(self) -> list[str]:

@@ -69,6 +69,7 @@ from .history import (
     register_history_investor_pk,
     register_history_keys,
     register_history_pk,
+    registrations_keys,
 )
 from .notice_imports import (
     IMPORT_PART_PREFIX,
@@ -227,6 +228,7 @@ __all__ = [
     "register_pk",
     "register_position_index_keys",
     "register_sk",
+    "registrations_keys",
     "search_keys",
     "search_shard",
     "summary_attribute",

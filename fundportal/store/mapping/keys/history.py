@@ -97,6 +97,18 @@ def register_history_index_sk(replaced_at_iso: str, position_id: str, revision: 
     return _join(replaced_at_iso, validate_id(position_id, "position id"), f"{revision:06d}")
 
 
+# Positions registered together (`Registrations`): one item in their fund's history partition,
+#   PK=REGHIST#FUND#FUND_A  SK=<registered at, ISO µs>#<first position>#REGISTERED
+#   GSI5_PK=REGHIST#FUND#FUND_A / GSI5_SK=<same as SK> (found by the fund's Query with its versions)
+_REGISTERED = "REGISTERED"
+
+
+def registrations_keys(fund_id: str, registered_at_iso: str, first_position_id: str) -> tuple[str, str]:
+    """(PK, SK) of positions registered together; the same pair is their key on the fund's index."""
+    sk = _join(registered_at_iso, validate_id(first_position_id, "position id"), _REGISTERED)
+    return register_history_fund_pk(fund_id), sk
+
+
 def register_history_after(replaced_at_iso: str) -> str:
     """The lowest index SK of a version replaced after `replaced_at_iso` (`GSI_SK > :this`)."""
     return _join(replaced_at_iso, "~")
