@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
+from .fast_parse import take_from_body
 
 EVENT = "before-parse.dynamodb.BatchGetItem"
 
@@ -32,17 +32,4 @@ def install(client: Any) -> None:
 
 def take_batch_responses(response_dict: dict[str, Any], customized_response_dict: dict[str, Any], **_: Any) -> None:
     """botocore `before-parse` hook: hand the Responses over parsed by orjson, leave the rest."""
-    if response_dict.get("status_code", 500) >= 300:
-        return
-    body = response_dict.get("body")
-    if not isinstance(body, bytes) or not body or b'"B":' in body or b'"BS":' in body:
-        return
-    try:
-        parsed = orjson.loads(body)
-    except orjson.JSONDecodeError:  # e.g. NaN, which json accepts: botocore parses it all
-        return
-    responses = parsed.pop("Responses", None) if isinstance(parsed, dict) else None
-    if not isinstance(responses, dict):
-        return
-    customized_response_dict["Responses"] = responses
-    response_dict["body"] = orjson.dumps(parsed)
+    take_from_body("Responses", dict, response_dict, customized_response_dict)

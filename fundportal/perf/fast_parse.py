@@ -32,7 +32,16 @@ def install(client: Any) -> None:
 
 
 def take_query_items(response_dict: dict[str, Any], customized_response_dict: dict[str, Any], **_: Any) -> None:
-    """botocore `before-parse` hook: hand the Items over parsed by `json`, leave the rest."""
+    """botocore `before-parse` hook: hand the Items over parsed by orjson, leave the rest."""
+    take_from_body("Items", list, response_dict, customized_response_dict)
+
+
+def take_from_body(
+    key: str, shape: type, response_dict: dict[str, Any], customized_response_dict: dict[str, Any]
+) -> None:
+    """Move `key` (a `shape`: the Items list, the Responses map) of a successful JSON body into
+    botocore's customized response, and leave the rest of the body to botocore; a body that may
+    hold binary, an error, or a body orjson refuses stays botocore's whole."""
     if response_dict.get("status_code", 500) >= 300:
         return
     body = response_dict.get("body")
@@ -42,8 +51,8 @@ def take_query_items(response_dict: dict[str, Any], customized_response_dict: di
         parsed = orjson.loads(body)
     except orjson.JSONDecodeError:  # e.g. NaN, which json accepts: botocore parses it all
         return
-    items = parsed.pop("Items", None) if isinstance(parsed, dict) else None
-    if items is None:
+    taken = parsed.pop(key, None) if isinstance(parsed, dict) else None
+    if not isinstance(taken, shape):
         return
-    customized_response_dict["Items"] = items
+    customized_response_dict[key] = taken
     response_dict["body"] = orjson.dumps(parsed)
