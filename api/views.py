@@ -271,16 +271,22 @@ def _history(
     request: HttpRequest, position_id: str, cursor: str | None, as_of: str | None = None, known_at: str | None = None
 ) -> position_selectors.PositionHistory:
     """The position page's history: as of a date / as known at a moment when asked (the page's
-    as-of selector, one Query), else the page of `cursor`."""
+    as-of selector, one Query), else the page of `cursor`. Its cells without their texts: the
+    API shows amounts as numbers (`schemas.entries_out`), never the page's words."""
     travel = travel_of(as_of, known_at)
     if travel.active:
         return position_history_as_of(
-            position_id=position_id, as_of=travel.as_of, known_at=travel.known_at, scope=scope_of(request)
+            position_id=position_id,
+            as_of=travel.as_of,
+            known_at=travel.known_at,
+            text=False,
+            scope=scope_of(request),
         )
     return position_selectors.position_history(
         position_id=position_id,
         cursor=cursor,
         page_size=getattr(settings, "POSITION_PAGE_SIZE", PositionDetailView.PAGE_ITEMS),
+        text=False,
         scope=scope_of(request),
     )
 

@@ -165,16 +165,18 @@ def position_history_as_of(
     position_id: str,
     as_of: date | None = None,
     known_at: datetime | None = None,
+    text: bool = True,
     scope: AccessScope = OPERATOR,
     repository: PositionRepository | None = None,
 ) -> PositionHistory:
     """The position page as of `as_of` / as known at `known_at`: every document up to D on one
-    page (no cursor), the headline valued as of D, the commitment effective then."""
+    page (no cursor), the headline valued as of D, the commitment effective then. `text` False:
+    the rows' cells without their texts (the API)."""
     position = position_as_of(
         position_id=position_id, as_of=as_of, known_at=known_at, scope=scope, repository=repository
     )
     builder = FiguresBuilder()
-    rows = document_rows(position.entries, builder)
+    rows = document_rows(position.entries, builder, text=text)
     return PositionHistory(
         position_id=position_id,
         fund_id=position.fund_id,

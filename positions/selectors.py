@@ -50,6 +50,24 @@ class DocumentRow:
     document_type: str | None = None
 
     @property
+    def shown(self) -> tuple[str, str, date | None, str, str, str, list[EntryCell | None], list[EntryCell], Figures]:
+        """(document_id, position_id, as_of_date, title, type, type in words, flow cells,
+        allocation cells, to_date): what the position page's row shows, unpacked in one statement
+        by the row macro; the title falls back to the document id, the type's words to "—"."""
+        cells = self.cells
+        return (
+            self.document_id,
+            self.position_id,
+            self.as_of_date,
+            self.document_title or self.document_id,
+            self.document_type or "",
+            (type_label(self.document_type) if self.document_type else None) or "—",
+            cells[:FLOW_COLUMNS],
+            [cell for cell in cells[FLOW_COLUMNS:] if cell is not None],
+            self.to_date,
+        )
+
+    @property
     def type_label(self) -> str | None:
         """The type in words, as the document list shows it (None: no copy)."""
         return type_label(self.document_type) if self.document_type else None
@@ -75,12 +93,15 @@ class DocumentRow:
 
 
 def document_rows(
-    entries: Iterable[PositionEntry], builder: FiguresBuilder, *, with_edit_urls: bool = False
+    entries: Iterable[PositionEntry], builder: FiguresBuilder, *, with_edit_urls: bool = False, text: bool = True
 ) -> list[DocumentRow]:
     """Group entries by document, order by (as-of date, document id), accumulate running figures.
 
     The position index sorts by entry kind, then document; rows regroup per document. `builder`
     starts from what earlier pages carried and ends with the figures through the last row.
+    A document's as-of date is its first entry's that has one (in column order); its title and
+    type those of its first entry holding the copies. `text` False: the cells' texts left empty
+    (`fundportal.web.cells.entry_cell`), for a reader that never shows them (the API).
     """
     groups: dict[str, PositionInDocument] = {}
     for entry in entries:
@@ -89,26 +110,27 @@ def document_rows(
             group = groups[entry.document_id] = PositionInDocument(entry.document_id, entry.position_id)
         group.by_kind[entry.kind] = entry
 
-    def as_of(group: PositionInDocument) -> date | None:
-        return next((e.as_of_date for e in group.entries if e.as_of_date), None)
-
-    def copied(group: PositionInDocument) -> PositionEntry | None:
-        """An entry of the group holding the document's title and type copies."""
-        return next((e for e in group.entries if e.document_type is not None), None)
+    placed = []
+    for group in groups.values():
+        held = group.entries
+        as_of = next((e.as_of_date for e in held if e.as_of_date), None)
+        placed.append((as_of or date.min, group.document_id, as_of, group, held))
+    placed.sort(key=lambda p: (p[0], p[1]))
 
     rows = []
-    for group in sorted(groups.values(), key=lambda g: (as_of(g) or date.min, g.document_id)):
-        for entry in group.entries:
-            builder.add(entry)
-        currency = group.entries[0].currency
-        copy = copied(group)
+    add = builder.add
+    for _, document_id, as_of, group, held in placed:
+        for entry in held:
+            add(entry)
+        currency = held[0].currency
+        copy = next((e for e in held if e.document_type is not None), None)
         rows.append(
             DocumentRow(
-                document_id=group.document_id,
+                document_id=document_id,
                 position_id=group.position_id,
-                as_of_date=as_of(group),
+                as_of_date=as_of,
                 currency=currency,
-                cells=cells(group, editable=with_edit_urls),
+                cells=cells(group, editable=with_edit_urls, text=text),
                 to_date=builder.figures(currency),
                 document_title=copy.document_title if copy else None,
                 document_type=copy.document_type if copy else None,
@@ -210,6 +232,7 @@ def position_history(
     cursor: str | None = None,
     page_size: int | None = None,
     with_edit_urls: bool = False,
+    text: bool = True,
     scope: AccessScope = OPERATOR,
     repository: PositionRepository | None = None,
 ) -> PositionHistory:
@@ -219,7 +242,7 @@ def position_history(
     page" link, never the whole history: a cursor's size does not grow with the page number.
     A later page re-derives the figures before it from the entries as they are now (read in its
     one Query), so a kept link never shows totals an edit since made untrue; cursors also
-    expire (`CURSOR_MAX_AGE`)."""
+    expire (`CURSOR_MAX_AGE`). `text` False: the rows' cells without their texts (the API)."""
     page = (repository or PositionRepository()).page(position_id, cursor=cursor, limit=page_size)
     if not page.entries and page.register is None and cursor is None:
         raise NotFound("Position", position_id)
@@ -238,7 +261,7 @@ def position_history(
     else:
         start = _carried(page.carried)
     builder = FiguresBuilder(start)
-    rows = document_rows(page.entries, builder, with_edit_urls=with_edit_urls)
+    rows = document_rows(page.entries, builder, with_edit_urls=with_edit_urls, text=text)
     figures = builder.by_currency()
     page_number = _page_number(page.carried)
     here = {"k": page.start_reference, "figures": page.carried.get("figures") or [], "n": page.before}

@@ -1,6 +1,6 @@
 """A speed-up, kept apart: the two reads every signed-in request makes (its session, its user)
-as one fixed SQL statement each, through Django's public raw-query API, instead of a queryset
-built and compiled to SQL on every request.
+as one fixed SQL statement each, run on Django's database cursor and made an instance by
+`Model.from_db` (public APIs), instead of a queryset built and compiled to SQL on every request.
 
 Nothing is kept between requests: the session row and the user row are read from the shared
 database on every request, exactly as Django's own classes read them (the same rows, the same
@@ -10,8 +10,8 @@ worker. Only the building of the SQL is skipped: its text depends on the models 
 database alone, and is made once per database.
 
 - `SessionStore`: Django's database session store (`django.contrib.sessions.backends.db`) whose
-  read is `Session.objects.raw(...)`; writes (sign-in, sign-out, changes) are Django's own.
-- `RawReadModelBackend`: Django's `ModelBackend` whose `get_user` is `User.objects.raw(...)`
+  read is one fixed statement (`select_one`); writes (sign-in, sign-out, changes) are Django's own.
+- `RawReadModelBackend`: Django's `ModelBackend` whose `get_user` is one fixed statement
   (`authenticate` and the permission checks are Django's own).
 - `read_token`: an API call's token and its user (`api.tokens.read_active`'s rows: the same
   digest, revocation and expiry tests), installed by `PerfConfig.ready()` (`api.tokens.use_reader`).
@@ -26,6 +26,7 @@ whose backend is not configured is refused, as Django does).
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -55,17 +56,57 @@ def _select(model: type[models.Model], alias: str, where: tuple[Condition, ...])
     return f"SELECT {columns} FROM {quote(model._meta.db_table)} WHERE {conditions}"  # noqa: S608
 
 
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What reading one row of a model on one database takes, made once: the statement, the
+    fields preparing its values, the columns' names and the converters of each column a
+    queryset would convert (`DatabaseOperations.get_db_converters`, `Field.get_db_converters`)."""
+
+    sql: str
+    prepare: tuple[models.Field, ...]
+    attnames: tuple[str, ...]
+    converters: tuple[tuple[int, tuple[Any, ...], Any], ...]  # (column index, converters, column)
+
+
+@functools.lru_cache(maxsize=16)
+def _read(model: type[models.Model], alias: str, where: tuple[Condition, ...]) -> _Read:
+    connection = connections[alias]
+    fields = model._meta.concrete_fields
+    converters = []
+    for index, field in enumerate(fields):
+        column = field.get_col(model._meta.db_table)
+        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if found:
+            converters.append((index, tuple(found), column))
+    return _Read(
+        sql=_select(model, alias, where),
+        prepare=tuple(_field(model, name) for name, _ in where),
+        attnames=tuple(field.attname for field in fields),
+        converters=tuple(converters),
+    )
+
+
 def select_one(model: type[models.Model], where: tuple[Condition, ...], values: list[Any]) -> Any:
     """The row of `model` matching `where` with `values` (a key: one row or none), or None. Each
-    value is prepared by its field for the database, and the row converted back, as a queryset
-    does (`Field.get_db_prep_value`, the default manager's `raw()`)."""
+    value is prepared by its field for the database, and the row converted back and made an
+    instance, as a queryset does (`Field.get_db_prep_value`, the columns' converters,
+    `Model.from_db`), through a cursor (`connection.cursor()`): no queryset built per read."""
     alias = router.db_for_read(model)
     connection = connections[alias]
-    params = [
-        _field(model, name).get_db_prep_value(value, connection) for (name, _), value in zip(where, values, strict=True)
-    ]
-    rows = list(model._default_manager.db_manager(alias).raw(_select(model, alias, where), params))
-    return rows[0] if rows else None
+    read = _read(model, alias, where)
+    params = [field.get_db_prep_value(value, connection) for field, value in zip(read.prepare, values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(read.sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    shown = list(row)
+    for index, converters, column in read.converters:
+        value = shown[index]
+        for convert in converters:
+            value = convert(value, column, connection)
+        shown[index] = value
+    return model.from_db(alias, read.attnames, shown)
 
 
 class SessionStore(DatabaseSessionStore):

@@ -82,19 +82,20 @@ class EntryCell:
         return reverse("documents:entry_delete", args=self.url_args) if self.editable else ""
 
 
-def entry_cell(entry: PositionEntry, *, editable: bool = False) -> EntryCell:
-    """The cell of `entry`; `editable`: the page shows its Change/Remove links."""
+def entry_cell(entry: PositionEntry, *, editable: bool = False, text: bool = True) -> EntryCell:
+    """The cell of `entry`; `editable`: the page shows its Change/Remove links; `text` False: its
+    texts (amount, restatement, parts) left empty, for a reader that never shows them (the API)."""
     status = entry.status
     added = entry.restated is not None and entry.restated.added  # nothing of it counts yet
     return EntryCell(
         entry=entry,
-        amount_text=format_amount(entry.amount, entry.currency),
+        amount_text=format_amount(entry.amount, entry.currency) if text else "",
         status="Awaiting approval" if added else status,
         counts=counts(status),
         pending=is_pending(status),
         editable=editable,
-        restated_text=restated_text(entry),
-        parts_text=parts_text(entry),
+        restated_text=restated_text(entry) if text else "",
+        parts_text=parts_text(entry) if text else "",
     )
 
 
@@ -110,8 +111,11 @@ def restated_text(entry: PositionEntry) -> str:
     return f"restated {format_amount(restated.amount, entry.currency)} {restated.status}, awaiting approval"
 
 
-def cells(row: PositionInDocument, *, editable: bool = False) -> list[EntryCell | None]:
-    """The kinds in column order; None where the position has no entry of that kind."""
+def cells(row: PositionInDocument, *, editable: bool = False, text: bool = True) -> list[EntryCell | None]:
+    """The kinds in column order; None where the position has no entry of that kind (`text`: as
+    `entry_cell`'s)."""
+    held = row.by_kind
     return [
-        entry_cell(held, editable=editable) if (held := row.get(kind)) is not None else None for kind in POSITION_KINDS
+        entry_cell(entry, editable=editable, text=text) if (entry := held.get(kind)) is not None else None
+        for kind in POSITION_KINDS
     ]

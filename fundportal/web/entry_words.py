@@ -17,6 +17,9 @@ _DISTRIBUTION_PARTS = (
 )
 
 
+_NAMED_PARTS = {Kind.CAPITAL_CALL: _CALL_PARTS, Kind.DISTRIBUTION: _DISTRIBUTION_PARTS}
+
+
 def parts_text(entry: PositionEntry) -> str:
     """The entry's own fields in words ('' when it has none)."""
     kind = entry.kind
@@ -24,7 +27,9 @@ def parts_text(entry: PositionEntry) -> str:
         return str(getattr(entry, "fee_line", ""))
     if kind is Kind.CARRIED_INTEREST:
         return str(getattr(entry, "carry_stage", ""))
-    named = _CALL_PARTS if kind is Kind.CAPITAL_CALL else _DISTRIBUTION_PARTS if kind is Kind.DISTRIBUTION else ()
+    named = _NAMED_PARTS.get(kind)
+    if named is None:  # the other kinds have no fields of their own
+        return ""
     shown = [
         f"{words} {typed_amount(value, entry.currency)}"
         for name, words in named

@@ -172,6 +172,29 @@ def test_position_history_draws_one_chart_per_currency(positions):
     assert [(p.as_of, p.called) for p in jpy.points] == [(OCT, Decimal("100000"))]
 
 
+def test_position_history_without_text_leaves_the_cells_words_empty_and_the_figures_alike(positions):
+    shown = position_selectors.position_history(position_id="POSITION_1", repository=positions)
+    bare = position_selectors.position_history(position_id="POSITION_1", repository=positions, text=False)
+
+    shown_cells = [c for r in shown.rows for c in r.cells if c]
+    bare_cells = [c for r in bare.rows for c in r.cells if c]
+    assert [c.amount_text for c in shown_cells][:2] == ["USD 250.00", "USD 5,000.00"]
+    assert {(c.amount_text, c.restated_text, c.parts_text) for c in bare_cells} == {("", "", "")}
+    assert [(c.amount, c.status, c.counts, c.pending) for c in bare_cells] == [
+        (c.amount, c.status, c.counts, c.pending) for c in shown_cells
+    ]
+    assert [r.to_date for r in bare.rows] == [r.to_date for r in shown.rows]
+
+
+def test_a_position_row_shows_its_title_and_type_words_with_fallbacks(positions):
+    row = position_selectors.position_history(position_id="POSITION_1", repository=positions).rows[0]
+
+    document_id, position_id, as_of, title, document_type, type_words, flow, allocations, to_date = row.shown
+    assert (document_id, position_id, as_of, title) == ("DOC1", "POSITION_1", SEP, row.document_title or "DOC1")
+    assert (document_type, type_words) == (row.document_type or "", row.type_label or "—")
+    assert (flow, allocations, to_date) == (row.flow_cells, row.allocation_cells, row.to_date)
+
+
 def test_position_history_of_an_unknown_position(positions):
     with pytest.raises(NotFound):
         position_selectors.position_history(position_id="POSITION_9", repository=positions)
