@@ -146,10 +146,11 @@ def position_rows(
     own_only = scope.is_investor
     rows = []
     for row in positions:
-        first = row.entries[0]
+        entries = row.entries  # built from the row's kinds on each access: once a row here
+        first = entries[0]
         if own_only and not scope.covers_position(first.fund_id, first.investor_id):
             continue
-        figures = figures_by_currency(row.entries)
+        figures = figures_by_currency(entries)
         rows.append(
             PositionRow(
                 document_id=row.document_id,
