@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -75,16 +76,35 @@ def shown_entry_columns(rows: Any) -> list[int]:
     return [i for i in range(len(POSITION_KINDS)) if i < first or any(row.cells[i] for row in rows)]
 
 
+class OneOfField(forms.CharField):
+    """A `ChoiceField`'s check (the same message) on a text field whose choices are one tuple
+    shared by every bound copy of the form: Django copies a form's fields for each request, and a
+    `ChoiceField` (and its `Select` widget) deep-copies its choices every time. The page renders
+    the choices itself (`fields.status.choices`)."""
+
+    default_error_messages = {"invalid_choice": forms.ChoiceField.default_error_messages["invalid_choice"]}
+
+    def __init__(self, *, choices: Iterable[tuple[str, str]], **kwargs: Any) -> None:
+        self.choices = tuple(choices)
+        self._values = frozenset(value for value, _ in self.choices)
+        super().__init__(strip=False, **kwargs)
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if value and value not in self._values:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
+            )
+
+
 class PositionTableForm(forms.Form):
     """`?sort=&order=&position=&investor=&status=` of the document page's positions table."""
 
-    sort = forms.ChoiceField(required=False, choices=[(c, c) for c in position_table.SORT_COLUMNS])
-    order = forms.ChoiceField(required=False, choices=[("asc", "ascending"), ("desc", "descending")])
+    sort = OneOfField(required=False, choices=[(c, c) for c in position_table.SORT_COLUMNS])
+    order = OneOfField(required=False, choices=[("asc", "ascending"), ("desc", "descending")])
     position = forms.CharField(required=False, max_length=64, label="Position")
     investor = forms.CharField(required=False, max_length=64, label="Investor")
-    status = forms.ChoiceField(
-        required=False, choices=[("", "Any status"), *((s, s) for s in position_table.STATUS_CHOICES)]
-    )
+    status = OneOfField(required=False, choices=[("", "Any status"), *((s, s) for s in position_table.STATUS_CHOICES)])
 
     def table_query(self) -> position_table.TableQuery:
         data = self.cleaned_data
