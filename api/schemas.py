@@ -110,7 +110,7 @@ class LineOut(Schema):
 
 
 def line_out(line: Any) -> Json:
-    """From a `funds.selectors.PositionLine`."""
+    """From a `funds.lines.PositionLine`."""
     return {
         "position_id": line.position_id,
         "fund_id": line.fund_id,
@@ -126,7 +126,7 @@ def line_out(line: Any) -> Json:
 
 
 class TotalOut(Schema):
-    """A group's totals in one currency (`funds.selectors.TotalLine`)."""
+    """A group's totals in one currency (`funds.lines.TotalLine`)."""
 
     currency: str
     positions: int
