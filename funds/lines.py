@@ -90,12 +90,22 @@ class PositionLine(PositionLinks):
     figures: Figures
     percent_called: Decimal | None
     irr_percent: Decimal | None
-    shown: LineText
     unfunded_computed: Money | None  # commitment - called (`computed_unfunded`), once per line
     register_currency: str = ""  # the position register's currency (reconciliation)
     # The amounts of documents not approved yet, apart from the figures ("" when none).
     awaiting: str = ""
     irr: Decimal | None = None  # the IRR as a fraction (irr_percent is it rounded for the page)
+    # The figures as shown (`text()`); None until a page asks: the API never shows them as text.
+    shown: LineText | None = None
+
+    def text(self) -> LineText:
+        """The line's figures as shown (`line_text`), formatted on the first call and kept."""
+        shown = self.shown
+        if shown is None:
+            shown = self.shown = line_text(
+                self.commitment, self.figures, self.percent_called, self.irr_percent, self.unfunded_computed
+            )
+        return shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +164,6 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
                 figures=figures,
                 percent_called=called,
                 irr_percent=irr_value,
-                shown=line_text(commitment, figures, called, irr_value, computed),
                 unfunded_computed=computed,
                 register_currency=register.currency,
                 awaiting=awaiting.pop(figures.currency, ""),
