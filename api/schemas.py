@@ -17,10 +17,9 @@ from moneyed import Money
 from ninja import Schema
 
 from fundportal.domain.figures import Figures
-from fundportal.domain.reconciliation import Flag, computed_unfunded
+from fundportal.domain.reconciliation import Flag
 from fundportal.web.flags import FlagList
 
-CENT = Decimal("0.01")
 Json = dict[str, Any]  # a response body's object, JSON-ready but for dates (ninja's encoder writes them ISO)
 
 
@@ -30,11 +29,17 @@ class MoneyOut(Schema):
 
 
 def amount_text(amount: Decimal) -> str:
-    """Exact: at least two decimals, never rounded ("1250000" -> "1250000.00", "0.125" kept)."""
-    exponent = amount.as_tuple().exponent
-    if isinstance(exponent, int) and exponent > -2:
-        amount = amount.quantize(CENT)
-    return format(amount, "f")
+    """Exact: at least two decimals, never rounded ("1250000" -> "1250000.00", "0.125" kept).
+    Written out as it is held, then padded to two decimals: the text `quantize` to the cent
+    would give for an amount with fewer, without a Decimal operation (a fund's lines hold
+    eleven thousand amounts)."""
+    text = format(amount, "f")
+    point = text.find(".")
+    if point < 0:
+        return text + ".00"
+    if len(text) - point == 2:
+        return text + "0"
+    return text
 
 
 def money_out(value: Money | None) -> Json | None:
@@ -110,7 +115,8 @@ class LineOut(Schema):
 
 
 def line_out(line: Any) -> Json:
-    """From a `funds.selectors.PositionLine`."""
+    """From a `funds.lines.PositionLine` (its `unfunded_computed`: `computed_unfunded` of its
+    commitment and figures, computed once when the line was built)."""
     return {
         "position_id": line.position_id,
         "fund_id": line.fund_id,
@@ -119,14 +125,14 @@ def line_out(line: Any) -> Json:
         "commitment": money_out(line.commitment),
         "percent_called": decimal_out(line.percent_called),
         "irr_percent": decimal_out(line.irr_percent),
-        "unfunded_computed": money_out(computed_unfunded(line.commitment, line.figures)),
+        "unfunded_computed": money_out(line.unfunded_computed),
         "awaiting_approval": line.awaiting,
         "figures": figures_out(line.figures),
     }
 
 
 class TotalOut(Schema):
-    """A group's totals in one currency (`funds.selectors.TotalLine`)."""
+    """A group's totals in one currency (`funds.lines.TotalLine`)."""
 
     currency: str
     positions: int

@@ -26,8 +26,9 @@ from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravel, TimeTravelMixin
 from funds import investor_pages
 from funds.as_of import as_of_page
+from funds.lines import position_lines, totals
 from funds.record_selectors import ExportNames, record_names
-from funds.selectors import GroupPage, fund_export, position_lines, totals
+from funds.selectors import GroupPage, fund_export
 from positions import selectors as position_selectors
 from positions.as_of import position_report_as_of
 from positions.selectors import PositionReport

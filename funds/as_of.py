@@ -14,7 +14,8 @@ from datetime import date
 from fundportal.domain.position_register import PositionRegister
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.time_travel import TimeTravel
-from funds.selectors import GroupPage, TotalLine, position_lines, totals
+from funds.lines import TotalLine, position_lines, totals
+from funds.selectors import GroupPage
 
 
 def registers_as_of(page: GroupPage, repository: RegisterRepository | None = None) -> list[PositionRegister]:

@@ -27,8 +27,9 @@ from fundportal.domain.time_travel import valuation_date
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.web.paging import PAGE_ROWS, Pager, place_of, slice_page
 from funds.line_sorting import LineSort, natural_line_key, sort_groups
+from funds.lines import PositionLine, position_lines, totals
 from funds.reconciliation import GroupReconciliation, group_reconciliation
-from funds.selectors import GroupPage, PositionLine, position_lines, totals
+from funds.selectors import GroupPage
 
 MAX_INVESTOR_POSITIONS = 1_000
 

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from moneyed import Money
 
 from fundportal.domain.ordering import natural_key
-from funds.selectors import PositionLine
+from funds.lines import PositionLine
 
 
 def _amount(value: Money | None) -> Decimal | None:

@@ -23,7 +23,7 @@ from fundportal.web.flags import FlagList, flag_lines
 
 
 class Line(Protocol):
-    """What is read from a `funds.selectors.PositionLine`."""
+    """What is read from a `funds.lines.PositionLine`."""
 
     position_id: str
     fund_id: str

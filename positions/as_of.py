@@ -28,7 +28,7 @@ from fundportal.domain.time_travel import (
     value_entries,
 )
 from fundportal.store.repositories import PositionRepository
-from funds.selectors import PositionLine, line_text
+from funds.lines import PositionLine, line_text
 from positions.selectors import (
     CommitmentLine,
     PositionHistory,

@@ -33,7 +33,7 @@ def position_reconciliation(
     headline: Sequence[Line],
     entries: Sequence[PositionEntry],
 ) -> PositionReconciliation:
-    """`headline`: the register's lines (`funds.selectors.position_lines`); `entries`: the
+    """`headline`: the register's lines (`funds.lines.position_lines`); `entries`: the
     entries the page shows (one page of the position index: a roll-forward needs both NAVs on it)."""
     unfunded = group_reconciliation(headline)
     held = entry_flags(entries, register.fund_id, register.currency, holder="register") if register else []

@@ -29,7 +29,7 @@ from fundportal.store.repositories import PositionRepository
 from fundportal.store.repositories.documents import PositionInDocument
 from fundportal.web.cells import EntryCell, cells
 from fundportal.web.document_types import type_label
-from funds.selectors import PositionLine, position_lines
+from funds.lines import PositionLine, position_lines
 from positions.reconciliation import PositionReconciliation, position_reconciliation, row_entries
 
 FLOW_COLUMNS = POSITION_KINDS.index(STATEMENT_KINDS[0])  # the kinds before the allocations

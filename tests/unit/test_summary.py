@@ -1,6 +1,6 @@
 """The fund summary rule (`fundportal.domain.summary`): a register's contribution, deltas that add
 up exactly, shards that combine in any split, and totals valued as of a date that agree with the
-totals summed from the registers themselves (`funds.selectors.totals`)."""
+totals summed from the registers themselves (`funds.lines.totals`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fundportal.domain import summary
 from fundportal.domain.figures_builder import FiguresBuilder
 from fundportal.domain.position_entries import CapitalCall, Distribution, NetAssetValue, UnfundedCommitment
 from fundportal.domain.position_register import PositionRegister
-from funds.selectors import totals
+from funds.lines import totals
 
 AT = datetime(2025, 10, 1, 9, 0, tzinfo=UTC)
 Q1, Q2, Q3, Q4 = date(2025, 3, 31), date(2025, 6, 30), date(2025, 9, 30), date(2025, 12, 31)

@@ -17,7 +17,7 @@ from fundportal import jinja2 as portal_jinja2
 from fundportal.domain.figures import Figures
 from fundportal.domain.money import CURRENCIES, format_amount, format_money, format_percent, format_ratio, money
 from fundportal.perf import unescaped_figures
-from funds.selectors import line_text
+from funds.lines import line_text
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "jinja2"
 ESCAPED = set("<>&\"'")

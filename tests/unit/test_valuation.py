@@ -13,7 +13,7 @@ from fundportal.domain.money import money
 from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.returns import irr
 from fundportal.domain.valuation import irr_as_of, value_as_of
-from funds.selectors import totals
+from funds.lines import totals
 from tests.unit.test_returns import D, E, sample_position_1
 
 Q3, Q4 = date(2025, 9, 30), date(2025, 12, 31)

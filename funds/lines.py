@@ -1,0 +1,235 @@
+"""A position's and a group's lines as view models: a `PositionLine` per position and currency
+(its commitment, figures, returns and their text as shown), a `TotalLine` per currency of a
+group (fund, investor), and what awaits approval. Built from position registers by
+`position_lines` / `totals`, from a fund's summary by `summary_totals`; no request is made here
+(the selectors read the registers: `funds.selectors`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import NamedTuple
+
+from moneyed import Money
+
+from fundportal.domain.figures import Figures, sum_figures
+from fundportal.domain.money import format_money, format_percent, format_ratio, zero
+from fundportal.domain.position_register import PositionRegister
+from fundportal.domain.ratios import percent_called
+from fundportal.domain.reconciliation import computed_unfunded, total_unfunded, unfunded_differs
+from fundportal.domain.returns import as_percent
+from fundportal.domain.summary import SummaryTotals
+from fundportal.domain.valuation import irr_as_of
+from fundportal.web.links import PositionLinks
+
+
+class LineText(NamedTuple):
+    """A line's figures as shown (formatted once here: a fund page has a thousand lines). A named
+    tuple: the rows template unpacks it in one statement instead of looking up thirteen fields."""
+
+    commitment: str
+    called: str
+    called_pending: str  # "" when nothing is pending
+    percent_called: str
+    unfunded: str
+    unfunded_computed: str  # commitment - called (fundportal.domain.reconciliation)
+    unfunded_flag: str  # "flagged" when the reported unfunded differs from the computed one
+    distributed: str
+    distributed_pending: str
+    nav: str
+    nav_as_of: str
+    adjusted_nav: str  # "" unless calls or distributions since the NAV date roll it forward
+    dpi: str
+    rvpi: str
+    tvpi: str
+    irr: str
+
+
+def line_text(
+    commitment: Money | None,
+    figures: Figures,
+    called: Decimal | None,
+    irr_value: Decimal | None,
+    computed: Money | None,
+) -> LineText:
+    """`computed`: the line's `computed_unfunded(commitment, figures)`."""
+    pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
+    return LineText(
+        commitment=format_money(commitment),
+        called=format_money(figures.called),
+        called_pending=format_money(pending_called) if pending_called.amount else "",
+        percent_called=format_percent(called),
+        unfunded=format_money(figures.unfunded),
+        unfunded_computed=format_money(computed),
+        unfunded_flag="flagged" if unfunded_differs(computed, figures.unfunded) else "",
+        distributed=format_money(figures.distributed),
+        distributed_pending=format_money(pending_distributed) if pending_distributed.amount else "",
+        nav=format_money(figures.nav),
+        nav_as_of=figures.nav_as_of.isoformat() if figures.nav_as_of else "",
+        adjusted_nav=format_money(figures.adjusted_nav) if figures.adjusted_nav != figures.nav else "",
+        dpi=format_ratio(figures.dpi),
+        rvpi=format_ratio(figures.rvpi),
+        tvpi=format_ratio(figures.tvpi),
+        irr=format_percent(irr_value),
+    )
+
+
+# A fund page builds a PositionLine per position (a thousand of them): slotted, not frozen, as
+# documents.selectors' row view models are (faster to build).
+@dataclass(slots=True)
+class PositionLine(PositionLinks):
+    """One position in one currency: commitment, the figures and the returns."""
+
+    position_id: str
+    fund_id: str
+    investor_id: str
+    currency: str
+    commitment: Money | None
+    figures: Figures
+    percent_called: Decimal | None
+    irr_percent: Decimal | None
+    unfunded_computed: Money | None  # commitment - called (`computed_unfunded`), once per line
+    register_currency: str = ""  # the position register's currency (reconciliation)
+    # The amounts of documents not approved yet, apart from the figures ("" when none).
+    awaiting: str = ""
+    irr: Decimal | None = None  # the IRR as a fraction (irr_percent is it rounded for the page)
+    # The figures as shown (`text()`); None until a page asks: the API never shows them as text.
+    shown: LineText | None = None
+
+    def text(self) -> LineText:
+        """The line's figures as shown (`line_text`), formatted on the first call and kept."""
+        shown = self.shown
+        if shown is None:
+            shown = self.shown = line_text(
+                self.commitment, self.figures, self.percent_called, self.irr_percent, self.unfunded_computed
+            )
+        return shown
+
+
+@dataclass(frozen=True, slots=True)
+class TotalLine:
+    """A group's totals in one currency (fund, investor): sums of the positions' figures."""
+
+    currency: str
+    positions: int
+    commitment: Money | None
+    figures: Figures
+    percent_called: Decimal | None
+    irr_percent: Decimal | None
+    unfunded_computed: Money | None = None  # the positions' commitment - called, summed
+    irr: Decimal | None = None  # the pooled IRR as a fraction (irr_percent is it rounded)
+
+
+def awaiting_text(figures: Figures) -> str:
+    """What documents not approved yet hold, in one currency, as shown beside the figures."""
+    parts = [
+        f"{label} {format_money(value)}"
+        for label, value in (("called", figures.called), ("distributed", figures.distributed))
+        if value.amount
+    ]
+    if figures.nav is not None:
+        parts.append(f"NAV {format_money(figures.nav)}")
+    if figures.unfunded is not None:
+        parts.append(f"unfunded {format_money(figures.unfunded)}")
+    return ", ".join(parts)
+
+
+def awaiting_by_currency(register: PositionRegister) -> dict[str, str]:
+    """Per currency, the register's awaiting-approval amounts as shown (empty: nothing awaits)."""
+    shown = {f.currency: awaiting_text(f) for f in register.awaiting_figures()}
+    return {code: text for code, text in shown.items() if text}
+
+
+def position_lines(register: PositionRegister, as_of: date | None = None, *, irr: bool = True) -> list[PositionLine]:
+    """The register's figures valued as of `as_of` (None: today), a line per currency; each line
+    names what awaits approval in its currency (a currency only awaiting approval is named on the
+    first line). `irr=False` for a slim copy (the fund page's: no full flow history, no IRR)."""
+    lines = []
+    awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
+    for figures in register.figures(as_of):
+        commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
+        called = percent_called(figures.called, commitment)
+        rate = register.irr(figures.currency, as_of) if irr else None
+        irr_value = as_percent(rate)
+        computed = computed_unfunded(commitment, figures)
+        lines.append(
+            PositionLine(
+                position_id=register.position_id,
+                fund_id=register.fund_id,
+                investor_id=register.investor_id,
+                currency=figures.currency,
+                commitment=commitment,
+                figures=figures,
+                percent_called=called,
+                irr_percent=irr_value,
+                unfunded_computed=computed,
+                register_currency=register.currency,
+                awaiting=awaiting.pop(figures.currency, ""),
+                irr=rate,
+            )
+        )
+    if awaiting and lines:
+        lines[0].awaiting = "; ".join(filter(None, [lines[0].awaiting, *awaiting.values()]))
+    return lines
+
+
+def totals(registers: Iterable[PositionRegister], as_of: date | None = None) -> list[TotalLine]:
+    """Per currency, valued as of `as_of` (None: today): the positions' figures summed
+    (`sum_figures`), commitments summed, and the pooled IRR (every position's flows up to the
+    date, the positions' adjusted NAVs summed as the terminal value at that date)."""
+    registers = list(registers)
+    on = as_of or date.today()
+    # One pass: each currency's positions (those with figures in it) and their own figures there.
+    held: dict[str, list[tuple[PositionRegister, Figures]]] = {}
+    for register in registers:
+        for own in register.figures(on):
+            held.setdefault(own.currency, []).append((register, own))
+    lines = []
+    for figures in sum_figures(r.figures(on) for r in registers):
+        code = figures.currency
+        group = held[code]
+        commitments = [
+            held_commitment
+            for r, _ in group
+            if r.currency == code and (held_commitment := r.commitment_on(as_of)) is not None
+        ]
+        commitment = sum(commitments, zero(code)) if commitments else None
+        computed = total_unfunded(
+            (computed_unfunded(r.commitment_on(as_of) if r.currency == code else None, own) for r, own in group), code
+        )
+        flows: list[tuple[date, Decimal]] = []
+        for register, _ in group:
+            flows += register.flows(code)
+        pooled = None
+        # Every position valued (its adjusted NAV known): otherwise the residual is unknown.
+        if all(own.adjusted_nav is not None for _, own in group):
+            pooled = irr_as_of(figures, flows)
+        lines.append(
+            TotalLine(
+                currency=code,
+                positions=len(group),
+                commitment=commitment,
+                figures=figures,
+                percent_called=percent_called(figures.called, commitment),
+                irr_percent=as_percent(pooled),
+                unfunded_computed=computed,
+                irr=pooled,
+            )
+        )
+    return lines
+
+
+def summary_totals(summary: SummaryTotals) -> TotalLine:
+    """A fund's totals from its summary, as a total line."""
+    return TotalLine(
+        currency=summary.currency,
+        positions=summary.positions,
+        commitment=summary.commitment,
+        figures=summary.figures,
+        percent_called=summary.percent_called,
+        irr_percent=as_percent(summary.irr),
+        unfunded_computed=summary.unfunded_computed,
+        irr=summary.irr,
+    )
