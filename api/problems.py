@@ -4,7 +4,6 @@ same words (`fundportal.messages.describe`)."""
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -26,6 +25,7 @@ from fundportal.domain.errors import (
 from fundportal.messages import describe
 from fundportal.store.errors import DataLayerError, StoreUnavailable
 from fundportal.store.uow import RegisterChanged
+from fundportal.web.json_bodies import dumps
 
 log = logging.getLogger("fundportal.api")
 
@@ -48,7 +48,7 @@ def problem(request: HttpRequest, status: int, detail: str = "", **extra: Any) -
     if detail:
         body["detail"] = detail
     body.update(extra)
-    response = HttpResponse(json.dumps(body), status=status, content_type=CONTENT_TYPE)
+    response = HttpResponse(dumps(body), status=status, content_type=CONTENT_TYPE)
     if status == 401:
         response["WWW-Authenticate"] = 'Bearer realm="api"'
     return response

@@ -1,6 +1,7 @@
 """The API itself: django-ninja's `NinjaAPI` at /api/v1/ with bearer-token auth, a throttle per
 token (an atomic counter on the token's row in Django's database, so every worker counts the same
-calls: `api.throttle`), and every error as problem details (`api.problems`)."""
+calls: `api.throttle`), every body written by orjson (`fundportal.web.json_bodies.RENDERER`) and
+every error as problem details (`api.problems`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ninja.throttling import BaseThrottle
 
 from api import group_views, problems, throttle, tokens, views
 from api.models import ApiToken
+from fundportal.web.json_bodies import RENDERER
 
 
 class TokenAuth(HttpBearer):
@@ -59,6 +61,7 @@ api = NinjaAPI(
         "Money is `{amount, currency}` with the amount an exact decimal string. Lists are paged: follow `next`."
     ),
     auth=TokenAuth(),
+    renderer=RENDERER,  # orjson, each value as ninja's default renderer writes it
     throttle=[TokenThrottle()],
     urls_namespace="api",
     docs_url="/docs",

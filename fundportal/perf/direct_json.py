@@ -3,8 +3,8 @@
 The endpoints build their bodies as plain dicts and lists, keys in their schema's order
 (`api.schemas`). On the plain path ninja validates each body against the endpoint's response
 schema (a pydantic object per nested value: 17 in a fund line, 1,700 in a page of 100) and
-serialises the validated copy with its `JSONRenderer`. This trick serialises the body itself with
-that same renderer (the same `json.dumps`, encoder and separators): the same bytes, less work.
+renders the validated copy with the API's renderer (`fundportal.web.json_bodies.RENDERER`). This
+trick renders the body itself with that same renderer: the same bytes, less work.
 What the check guarded (every field present, in order, of its type) is held by the tests instead:
 `tests/web/api/test_exact_json.py` compares both paths byte for byte on every endpoint, and
 schemathesis checks the responses against the OpenAPI schema.
@@ -19,12 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from ninja.renderers import JSONRenderer
 
-from fundportal.web.json_bodies import set_direct_sender
-
-RENDERER = JSONRenderer()  # the read API's renderer (`api.site`: ninja's default)
-CONTENT_TYPE = f"{RENDERER.media_type}; charset={RENDERER.charset}"
+from fundportal.web.json_bodies import CONTENT_TYPE, RENDERER, set_direct_sender
 
 
 def send(request: HttpRequest, body: Any) -> HttpResponse:

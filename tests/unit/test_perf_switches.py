@@ -124,7 +124,7 @@ def test_a_body_is_returned_to_ninja_unless_the_direct_sender_is_installed(rf, s
     perf_ready()
     response = json_bodies.respond(request, body)
     assert response.status_code == 200 and response["Content-Type"] == "application/json; charset=utf-8"
-    assert response.content == b'{"next": null, "as_of": "2025-09-30", "amount": {"amount": "1.00", "currency": "USD"}}'
+    assert response.content == b'{"next":null,"as_of":"2025-09-30","amount":{"amount":"1.00","currency":"USD"}}'
 
 
 @pytest.mark.parametrize(
