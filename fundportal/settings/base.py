@@ -299,5 +299,6 @@ LOGGING = {
     "loggers": {"botocore": {"level": "WARNING"}, "urllib3": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
-# The read API (api/): calls per token, counted in the shared cache (CACHES) by every worker.
+# The read API (api/): calls per token, counted on the token's row in the shared database by
+# one conditional UPDATE a call (api/throttle.py), so every worker counts the same calls.
 API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="120/min")
