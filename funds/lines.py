@@ -142,6 +142,37 @@ def awaiting_by_currency(register: PositionRegister) -> dict[str, str]:
     return {code: text for code, text in shown.items() if text}
 
 
+def valued_line(
+    position_id: str,
+    fund_id: str,
+    investor_id: str,
+    figures: Figures,
+    commitment: Money | None,
+    rate: Decimal | None,
+    *,
+    register_currency: str,
+    awaiting: str = "",
+) -> PositionLine:
+    """A position's line in one currency from its valued `figures`, its `commitment` (register's
+    currency only, else None) and its IRR `rate` (a fraction, None: not computed): % called,
+    the IRR as a percent and commitment - called (`computed_unfunded`) worked out once here."""
+    called = percent_called(figures.called, commitment)
+    return PositionLine(
+        position_id=position_id,
+        fund_id=fund_id,
+        investor_id=investor_id,
+        currency=figures.currency,
+        commitment=commitment,
+        figures=figures,
+        percent_called=called,
+        irr_percent=as_percent(rate),
+        unfunded_computed=computed_unfunded(commitment, figures),
+        register_currency=register_currency,
+        awaiting=awaiting,
+        irr=rate,
+    )
+
+
 def position_lines(register: PositionRegister, as_of: date | None = None, *, irr: bool = True) -> list[PositionLine]:
     """The register's figures valued as of `as_of` (None: today), a line per currency; each line
     names what awaits approval in its currency (a currency only awaiting approval is named on the
@@ -150,24 +181,17 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
     awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
     for figures in register.figures(as_of):
         commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
-        called = percent_called(figures.called, commitment)
         rate = register.irr(figures.currency, as_of) if irr else None
-        irr_value = as_percent(rate)
-        computed = computed_unfunded(commitment, figures)
         lines.append(
-            PositionLine(
-                position_id=register.position_id,
-                fund_id=register.fund_id,
-                investor_id=register.investor_id,
-                currency=figures.currency,
-                commitment=commitment,
-                figures=figures,
-                percent_called=called,
-                irr_percent=irr_value,
-                unfunded_computed=computed,
+            valued_line(
+                register.position_id,
+                register.fund_id,
+                register.investor_id,
+                figures,
+                commitment,
+                rate,
                 register_currency=register.currency,
                 awaiting=awaiting.pop(figures.currency, ""),
-                irr=rate,
             )
         )
     if awaiting and lines:

@@ -18,9 +18,6 @@ from fundportal.domain.known_at import entries_counted_at
 from fundportal.domain.money import Money, money
 from fundportal.domain.position_entries import PositionEntry
 from fundportal.domain.position_register import PositionRegister
-from fundportal.domain.ratios import percent_called
-from fundportal.domain.reconciliation import computed_unfunded
-from fundportal.domain.returns import as_percent
 from fundportal.domain.time_travel import (
     commitments_known_at,
     entries_as_of,
@@ -28,7 +25,7 @@ from fundportal.domain.time_travel import (
     value_entries,
 )
 from fundportal.store.repositories import PositionRepository
-from funds.lines import PositionLine, line_text
+from funds.lines import PositionLine, valued_line
 from positions.selectors import (
     CommitmentLine,
     PositionHistory,
@@ -64,24 +61,15 @@ class PositionAsOf:
         lines = []
         for valued in value_entries(self.entries, self.on):
             figures = valued.figures
-            commitment = self.commitment(figures.currency)
-            called = percent_called(figures.called, commitment)
-            irr_value = as_percent(valued.irr)
-            computed = computed_unfunded(commitment, figures)
             lines.append(
-                PositionLine(
-                    position_id=self.position_id,
-                    fund_id=self.fund_id,
-                    investor_id=self.investor_id,
-                    currency=figures.currency,
-                    commitment=commitment,
-                    figures=figures,
-                    percent_called=called,
-                    irr_percent=irr_value,
-                    shown=line_text(commitment, figures, called, irr_value, computed),
-                    unfunded_computed=computed,
+                valued_line(
+                    self.position_id,
+                    self.fund_id,
+                    self.investor_id,
+                    figures,
+                    self.commitment(figures.currency),
+                    valued.irr,
                     register_currency=self.register.currency if self.register else "",
-                    irr=valued.irr,
                 )
             )
         return lines
