@@ -62,7 +62,6 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             table_form=form,
             table_query=query,
             entry_columns=entry_columns,
-            entry_indexes=shown,
             type_label=list_selectors.type_label(page.document.document_type),
             sort_label=next(
                 (selectors.KIND_LABELS[k] for k in POSITION_KINDS if k.slug == query.sort), query.sort.upper()
