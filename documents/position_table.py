@@ -4,6 +4,7 @@ Query already returned (no further request), with the subtotal of the rows shown
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -13,7 +14,7 @@ from fundportal.domain.kinds import ENTRY_STATUSES, POSITION_KINDS
 from fundportal.domain.ordering import natural_key
 
 if TYPE_CHECKING:
-    from documents.selectors import PositionRow
+    from documents.selectors import FiguresText, PositionRow
 
 # ?sort= values: each entry column (by the entry's amount, in POSITION_KINDS order, as the
 # row's cells are) and DPI; "position" is natural order.
@@ -76,3 +77,21 @@ def arrange(rows: list[PositionRow], query: TableQuery) -> PositionTable:
 
 
 STATUS_CHOICES = ENTRY_STATUSES
+
+# A shown cell: `EntryCell.shown` (counts, amount_text, status, restated_text, parts_text); None
+# where the position has no entry of the column's kind.
+ShownCell = tuple[bool, str, str, str, str] | None
+# (position_id, document_id, fund_id, investor_id, the shown columns' cells, figures as shown)
+TableRow = tuple[str, str, str, str, list[ShownCell], list["FiguresText"]]
+
+
+def table_rows(rows: Sequence[PositionRow], columns: Sequence[int]) -> list[TableRow]:
+    """What the table's row macro shows of each row, as plain tuples it unpacks in its loops
+    (no attribute or item look-up in the template): the row's ids, the cells of the shown
+    `columns` (indexes into the row's cells) and its figures as shown."""
+    table: list[TableRow] = []
+    for row in rows:
+        cells = row.cells
+        shown_cells = [None if (cell := cells[index]) is None else cell.shown for index in columns]
+        table.append((row.position_id, row.document_id, row.fund_id, row.investor_id, shown_cells, row.shown))
+    return table

@@ -43,12 +43,7 @@ class FiguresText(NamedTuple):
 
 def figures_text(figures: list[Figures]) -> list[FiguresText]:
     return [
-        FiguresText(
-            currency=f.currency,
-            called=format_money(f.called),
-            distributed=format_money(f.distributed),
-            dpi=format_ratio(f.dpi),
-        )
+        FiguresText(f.currency, format_money(f.called), format_money(f.distributed), format_ratio(f.dpi))
         for f in figures
     ]
 
@@ -64,12 +59,6 @@ class PositionRow(PositionLinks):
     cells: list[EntryCell | None]
     figures: list[Figures]
     shown: list[FiguresText]  # `figures` as shown
-
-    @property
-    def parts(self) -> tuple[str, str, str, str, list[EntryCell | None], list[FiguresText]]:
-        """(position_id, document_id, fund_id, investor_id, cells, shown): what the row macro
-        shows of the row, unpacked in one statement instead of six attribute look-ups."""
-        return self.position_id, self.document_id, self.fund_id, self.investor_id, self.cells, self.shown
 
     @property
     def url(self) -> str:
@@ -157,15 +146,16 @@ def position_rows(
         if own_only and not scope.covers_position(first.fund_id, first.investor_id):
             continue
         figures = figures_by_currency(entries)
+        # Built positionally (a page builds a hundred): the fields' order is PositionRow's.
         rows.append(
             PositionRow(
-                document_id=row.document_id,
-                position_id=row.position_id,
-                fund_id=first.fund_id,
-                investor_id=first.investor_id,
-                cells=cells(row, editable=with_edit_urls),
-                figures=figures,
-                shown=figures_text(figures),
+                row.document_id,
+                row.position_id,
+                first.fund_id,
+                first.investor_id,
+                cells(row, editable=with_edit_urls),
+                figures,
+                figures_text(figures),
             )
         )
     return rows

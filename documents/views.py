@@ -49,8 +49,11 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
         can_approve = self.scope.can_approve(page.document.fund_id)
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit, can_approve=can_approve)
         shown = shown_entry_columns(view.rows)
+        entry_columns = [(POSITION_KINDS[i].slug, selectors.KIND_LABELS[POSITION_KINDS[i]]) for i in shown]
+        context["sort_links"] = form.sort_links(("position", *(slug for slug, _ in entry_columns), "dpi"))
         context.update(
             rows=view.rows,
+            table_rows=position_table.table_rows(view.rows, shown),
             pager=view.pager,
             page_links=page_links(self.request.GET, view.pager),
             long_document=view.long,
@@ -58,9 +61,7 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             table=table,
             table_form=form,
             table_query=query,
-            sort_links=form.sort_links(),
-            entry_columns=[(POSITION_KINDS[i].slug, selectors.KIND_LABELS[POSITION_KINDS[i]]) for i in shown],
-            entry_indexes=shown,
+            entry_columns=entry_columns,
             type_label=list_selectors.type_label(page.document.document_type),
             sort_label=next(
                 (selectors.KIND_LABELS[k] for k in POSITION_KINDS if k.slug == query.sort), query.sort.upper()
@@ -116,13 +117,14 @@ class PositionTableForm(forms.Form):
             status=data.get("status") or "",
         )
 
-    def sort_links(self) -> dict[str, str]:
-        """Per column, the query string that sorts by it (toggling the order if it is the current one)."""
+    def sort_links(self, columns: Iterable[str] = position_table.SORT_COLUMNS) -> dict[str, str]:
+        """Per column of `columns` (default: every sortable one), the query string that sorts by it
+        (toggling the order if it is the current one)."""
         current = self.data.get("sort") or "position"
         descending = self.data.get("order") == "desc"
         kept = {key: self.data.getlist(key) for key in self.data if key not in ("sort", "order", "cursor")}
         links = {}
-        for column in position_table.SORT_COLUMNS:
+        for column in columns:
             if column == current:
                 order = "asc" if descending else "desc"
             else:

@@ -86,16 +86,17 @@ def entry_cell(entry: PositionEntry, *, editable: bool = False, text: bool = Tru
     """The cell of `entry`; `editable`: the page shows its Change/Remove links; `text` False: its
     texts (amount, restatement, parts) left empty, for a reader that never shows them (the API)."""
     status = entry.status
-    added = entry.restated is not None and entry.restated.added  # nothing of it counts yet
+    restated = entry.restated
+    # Built positionally (a page builds hundreds): the fields' order is EntryCell's.
     return EntryCell(
-        entry=entry,
-        amount_text=format_amount(entry.amount, entry.currency) if text else "",
-        status="Awaiting approval" if added else status,
-        counts=counts(status),
-        pending=is_pending(status),
-        editable=editable,
-        restated_text=restated_text(entry) if text else "",
-        parts_text=parts_text(entry) if text else "",
+        entry,
+        format_amount(entry.amount, entry.currency) if text else "",
+        "Awaiting approval" if restated is not None and restated.added else status,  # nothing of it counts yet
+        counts(status),
+        is_pending(status),
+        editable,
+        restated_text(entry) if text and restated is not None else "",
+        parts_text(entry) if text else "",
     )
 
 

@@ -22,7 +22,7 @@ _NAMED_PARTS = {Kind.CAPITAL_CALL: _CALL_PARTS, Kind.DISTRIBUTION: _DISTRIBUTION
 
 def parts_text(entry: PositionEntry) -> str:
     """The entry's own fields in words ('' when it has none)."""
-    kind = entry.kind
+    kind = entry.KIND  # the class's kind (`entry.kind` is a property returning it)
     if kind is Kind.MANAGEMENT_FEE:
         return str(getattr(entry, "fee_line", ""))
     if kind is Kind.CARRIED_INTEREST:
@@ -35,7 +35,9 @@ def parts_text(entry: PositionEntry) -> str:
         for name, words in named
         if (value := getattr(entry, name, None)) is not None
     ]
+    if not shown:
+        return ""
     text = " · ".join(shown)
-    if text and getattr(entry, "outside_commitment", False):
+    if getattr(entry, "outside_commitment", False):
         text += ", outside the commitment"
     return text
