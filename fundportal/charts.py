@@ -2,9 +2,12 @@
 (the J-curve: value against the cash put in and taken out), no JavaScript.
 
 `build_chart` computes only data (a frozen view model); ``templates/jinja2/charts/cumulative.html``
-renders the ``<svg>`` from it with autoescaped template markup (pages include it with
-`chart=build_chart(...)`). Amounts stay Decimal; only pixel positions are computed from them
-(quantized to 0.1).
+renders the ``<svg>`` from it (pages include it with `chart=build_chart(...)`). Amounts stay
+Decimal; only pixel positions are computed from them (quantized to 0.1). The drawing's parts
+(grid lines, labels, series, dots, legend entries) are named tuples the template unpacks in its
+loops. Their numbers (pixel positions as plain text, axis labels, ISO dates) hold no character
+HTML escapes: the template outputs them through `|figure`, and its texts and colours through
+`|escaped` (`fundportal/perf/unescaped_figures.py`, `escape_memo.py`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 84, 24, 20, 56
@@ -22,10 +26,10 @@ NAV_SERIES = ("nav", "NAV", "#8a5a00")
 # never overlap, on the page or drawn smaller on a phone (the text scales with the drawing).
 LABEL_WIDTH = 66
 LABEL_GAP = 80
+TENTH = Decimal("0.1")  # pixel positions are quantized to this
 
 
-@dataclass(frozen=True, slots=True)
-class ChartPoint:
+class ChartPoint(NamedTuple):
     """Cumulative figures as of one date."""
 
     as_of: date
@@ -34,8 +38,7 @@ class ChartPoint:
     nav: Decimal | None = None  # the NAV reported at this date (None: none reported then)
 
 
-@dataclass(frozen=True, slots=True)
-class GridLine:
+class GridLine(NamedTuple):
     """A horizontal grid line at `y` with its amount label (drawn at `label_y`)."""
 
     y: str
@@ -43,8 +46,7 @@ class GridLine:
     label: str
 
 
-@dataclass(frozen=True, slots=True)
-class AxisLabel:
+class AxisLabel(NamedTuple):
     """A date label on the time axis."""
 
     x: str
@@ -52,8 +54,7 @@ class AxisLabel:
     anchor: str = "middle"  # "end" at the right edge, "start" at the left: never cut off
 
 
-@dataclass(frozen=True, slots=True)
-class Series:
+class Series(NamedTuple):
     """One polyline: `points` is the SVG points list ("x,y x,y ...")."""
 
     name: str
@@ -62,8 +63,7 @@ class Series:
     points: str
 
 
-@dataclass(frozen=True, slots=True)
-class Dot:
+class Dot(NamedTuple):
     """A marker at one data point of one series."""
 
     x: str
@@ -71,8 +71,7 @@ class Dot:
     color: str
 
 
-@dataclass(frozen=True, slots=True)
-class LegendEntry:
+class LegendEntry(NamedTuple):
     """A colour swatch at `x` and its label at `text_x`."""
 
     x: int
@@ -105,7 +104,7 @@ class CumulativeChart:
 
 
 def _px(value: Decimal | int) -> str:
-    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return str(Decimal(value).quantize(TENTH, rounding=ROUND_HALF_UP))
 
 
 def compact(amount: Decimal) -> str:

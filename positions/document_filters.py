@@ -40,12 +40,62 @@ class DocumentFilterForm(forms.Form):
         assert isinstance(field, forms.ChoiceField)
         field.choices = [ALL_TYPES, *((t, type_label(t)) for t in sorted(present, key=type_label))]
 
+    @property
+    def inputs(self) -> list[FilterInput]:
+        """The fields as the page draws them, in order: what Django's own widgets would render
+        (`BoundField.build_widget_attrs`, the widget's `format_value` and `optgroups`), drawn by
+        the page's template in place instead of through one widget template each."""
+        shown = []
+        for name in ("from_date", "to_date", "document_type"):
+            bound = self[name]
+            widget = bound.field.widget
+            attrs = bound.build_widget_attrs({}, widget)
+            attrs.setdefault("id", bound.auto_id)
+            value = widget.format_value(bound.value())
+            options: tuple[tuple[str, str, bool], ...] = ()
+            if isinstance(widget, forms.Select):
+                options = tuple(
+                    (str(option["value"]), str(option["label"]), bool(option["selected"]))
+                    for _, group, _ in widget.optgroups(bound.html_name, value)
+                    for option in group
+                )
+            shown.append(
+                FilterInput(
+                    label=str(bound.label),
+                    name=bound.html_name,
+                    id_for_label=bound.id_for_label,
+                    attrs=tuple(attrs.items()),
+                    input_type="" if options else getattr(widget, "input_type", "text"),
+                    value=None if options else value,
+                    options=options,
+                    errors=[str(error) for error in bound.errors],
+                )
+            )
+        return shown
+
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
         start, end = data.get("from_date"), data.get("to_date")
         if start and end and start > end:
             raise forms.ValidationError("The period's start is after its end.", code="period_reversed")
         return data
+
+
+@dataclass(frozen=True, slots=True)
+class FilterInput:
+    """One field of the filter form as Django's widget would render it: its `attrs` after its
+    name and value (Django's order: `aria-invalid`, `aria-describedby`, then `id`; True: the
+    name alone), a date input's `value` (None: none), a select's `options` (value, label,
+    selected) with `input_type` "". The page's template draws it, autoescaped."""
+
+    label: str
+    name: str
+    id_for_label: str
+    attrs: tuple[tuple[str, Any], ...]
+    input_type: str
+    value: str | None
+    options: tuple[tuple[str, str, bool], ...]
+    errors: list[str]
 
 
 @dataclass(frozen=True, slots=True)

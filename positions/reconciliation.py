@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from fundportal.domain.kinds import POSITION_KINDS, Kind
 from fundportal.domain.position_entries import PositionEntry
 from fundportal.domain.position_register import PositionRegister
 from fundportal.domain.reconciliation import Flag, entry_flags, nav_roll_forward, unnamed
@@ -44,15 +43,11 @@ def position_reconciliation(
 
 
 class Row(Protocol):
-    def entry(self, kind: Kind) -> PositionEntry | None: ...
+    @property
+    def entries(self) -> list[PositionEntry]: ...
 
 
 def row_entries(rows: Sequence[Row]) -> list[PositionEntry]:
-    """The entries of a position page's rows (`positions.selectors.DocumentRow`)."""
-    found = []
-    for row in rows:
-        for kind in POSITION_KINDS:
-            entry = row.entry(kind)
-            if entry is not None:
-                found.append(entry)
-    return found
+    """The entries of a position page's rows (`positions.selectors.DocumentRow`), row by row,
+    each row's in column order (the kinds' order)."""
+    return [entry for row in rows for entry in row.entries]

@@ -33,6 +33,7 @@ from funds.lines import PositionLine, position_lines
 from positions.reconciliation import PositionReconciliation, position_reconciliation, row_entries
 
 FLOW_COLUMNS = POSITION_KINDS.index(STATEMENT_KINDS[0])  # the kinds before the allocations
+COLUMN = {kind: index for index, kind in enumerate(POSITION_KINDS)}  # a kind's column in `cells`
 
 
 @dataclass(slots=True)  # not frozen: see fundportal.web.cells.EntryCell
@@ -78,8 +79,13 @@ class DocumentRow:
         return reverse("documents:position", args=(self.document_id, self.position_id))
 
     def entry(self, kind: Kind) -> PositionEntry | None:
-        cell = self.cells[POSITION_KINDS.index(kind)]
+        cell = self.cells[COLUMN[kind]]
         return cell.entry if cell else None
+
+    @property
+    def entries(self) -> list[PositionEntry]:
+        """The position's entries in the document, in column order."""
+        return [cell.entry for cell in self.cells if cell is not None]
 
     @property
     def flow_cells(self) -> list[EntryCell | None]:

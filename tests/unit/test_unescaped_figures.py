@@ -14,6 +14,7 @@ from jinja2 import nodes
 from markupsafe import escape
 
 from fundportal import jinja2 as portal_jinja2
+from fundportal.charts import ChartPoint, build_chart
 from fundportal.domain.figures import Figures
 from fundportal.domain.money import CURRENCIES, format_amount, format_money, format_percent, format_ratio, money
 from fundportal.perf import unescaped_figures
@@ -114,7 +115,31 @@ def test_the_regions_are_where_the_long_tables_are():
         for path in TEMPLATES.rglob("*.html")
         if any(_regions(portal_jinja2.environment().parse(path.read_text())))
     }
-    assert with_regions == {"funds/line_rows.html", "documents/detail.html", "positions/detail.html"}
+    assert with_regions == {
+        "funds/line_rows.html",
+        "documents/detail.html",
+        "positions/detail.html",
+        "charts/cumulative.html",
+    }
+
+
+def test_a_charts_numbers_hold_no_character_html_escapes():
+    """The chart's `|figure` values: pixel positions, axis labels, ISO dates and the polylines'
+    points, for amounts of every size and sign."""
+    days = [date(2020, 1, 1), date(2020, 1, 2), date(2024, 6, 30), date(2031, 12, 31)]
+    for amount in AMOUNTS:
+        points = [ChartPoint(day, abs(amount) * i, amount * i, amount) for i, day in enumerate(days, 1)]
+        chart = build_chart(points, "USD")
+        assert chart is not None
+        numbers = [chart.width, chart.height, chart.plot_left, chart.plot_right, chart.tick_x, chart.axis_y]
+        numbers += [chart.date_label_y, chart.legend_y, chart.legend_text_y]
+        numbers += [value for line in chart.grid for value in line]
+        numbers += [value for label in chart.x_labels for value in label]
+        numbers += [series.points for series in chart.series]
+        numbers += [value for dot in chart.dots for value in (dot.x, dot.y)]
+        numbers += [value for entry in chart.legend for value in (entry.x, entry.text_x)]
+        for number in numbers:
+            assert not ESCAPED & set(str(number)), number
 
 
 def test_the_figure_filter_escapes_on_the_plain_path_and_not_with_the_trick():
@@ -131,3 +156,19 @@ def test_a_figures_cell_renders_the_same_with_the_trick_and_without():
         context = {"value": value, "name": "<POSITION_1>"}
         assert plain.from_string(source).render(context) == fast.from_string(source).render(context)
         assert "&lt;POSITION_1&gt;" in fast.from_string(source).render(context)  # outside: escaped
+
+
+def test_the_chart_renders_the_same_with_the_trick_and_without():
+    from django.template import engines
+
+    plain, fast = plain_and_fast()
+    for env in (plain, fast):
+        env.loader = engines["jinja2"].env.loader
+    points = [
+        ChartPoint(date(2024, 3, 31), Decimal(500_000), Decimal(0), Decimal(450_000)),
+        ChartPoint(date(2025, 3, 31), Decimal(1_000_000), Decimal(200_000), Decimal(1_300_000)),
+    ]
+    context = {"chart": build_chart(points, "<b>", 'x"<y')}
+    svg = fast.get_template("charts/cumulative.html").render(context)
+    assert svg == plain.get_template("charts/cumulative.html").render(context)
+    assert "capital (&lt;b&gt;)</title>" in svg and 'id="x&#34;&lt;y-title"' in svg
