@@ -176,7 +176,11 @@ def test_a_period_that_ends_before_it_starts_is_explained_and_filters_nothing(sa
     assert response.status_code == 200
     assert "The period&#39;s start is after its end." in page or "The period's start is after its end." in page
     assert document_ids(page) == ["DOC001", "DOC002"]
-    assert analyst_client.get("/positions/POSITION_1/?from_date=31.12.2025").status_code == 200  # a field error
+    bad_date = analyst_client.get("/positions/POSITION_1/?from_date=31.12.2025")
+    assert bad_date.status_code == 200  # a field error, explained beside its field
+    field = re.search(r'<input type="date" name="from_date"[^>]*>', bad_date.content.decode())
+    described_by = re.search(r'aria-describedby="([^"]+)"', field.group(0)) if field else None
+    assert described_by is not None and f'id="{described_by.group(1)}"' in bad_date.content.decode()
 
 
 def test_the_position_chart_draws_the_reported_navs_beside_calls_and_distributions(sample, analyst_client):
