@@ -108,6 +108,19 @@ class PositionLine(PositionLinks):
         return shown
 
 
+# A line as its table row shows it: (position id, fund id, investor id, currency, what awaits
+# approval, then the `LineText` fields in their order). A plain tuple, so the rows macro unpacks
+# it in its `for` statement (no lookup on the line, no undefined-value checks per cell).
+ShownRow = tuple[str, ...]
+
+
+def shown_rows(lines: Iterable[PositionLine]) -> list[ShownRow]:
+    """The lines' rows as shown (`ShownRow`), their figures formatted once (`PositionLine.text`)."""
+    return [
+        (line.position_id, line.fund_id, line.investor_id, line.currency, line.awaiting, *line.text()) for line in lines
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class TotalLine:
     """A group's totals in one currency (fund, investor): sums of the positions' figures."""
