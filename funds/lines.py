@@ -56,6 +56,7 @@ def line_text(
 ) -> LineText:
     """`computed`: the line's `computed_unfunded(commitment, figures)`."""
     pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
+    nav, adjusted = figures.nav, figures.adjusted_nav  # the same Money when nothing rolled the NAV forward
     return LineText(
         commitment=format_money(commitment),
         called=format_money(figures.called),
@@ -66,9 +67,9 @@ def line_text(
         unfunded_flag="flagged" if unfunded_differs(computed, figures.unfunded) else "",
         distributed=format_money(figures.distributed),
         distributed_pending=format_money(pending_distributed) if pending_distributed.amount else "",
-        nav=format_money(figures.nav),
+        nav=format_money(nav),
         nav_as_of=figures.nav_as_of.isoformat() if figures.nav_as_of else "",
-        adjusted_nav=format_money(figures.adjusted_nav) if figures.adjusted_nav != figures.nav else "",
+        adjusted_nav=format_money(adjusted) if adjusted is not nav and adjusted != nav else "",
         dpi=format_ratio(figures.dpi),
         rvpi=format_ratio(figures.rvpi),
         tvpi=format_ratio(figures.tvpi),
