@@ -56,23 +56,25 @@ def line_text(
 ) -> LineText:
     """`computed`: the line's `computed_unfunded(commitment, figures)`."""
     pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
+    nav, adjusted = figures.nav, figures.adjusted_nav  # the same Money when nothing rolled the NAV forward
+    # Positional, in `LineText`'s order (a hundred lines a page).
     return LineText(
-        commitment=format_money(commitment),
-        called=format_money(figures.called),
-        called_pending=format_money(pending_called) if pending_called.amount else "",
-        percent_called=format_percent(called),
-        unfunded=format_money(figures.unfunded),
-        unfunded_computed=format_money(computed),
-        unfunded_flag="flagged" if unfunded_differs(computed, figures.unfunded) else "",
-        distributed=format_money(figures.distributed),
-        distributed_pending=format_money(pending_distributed) if pending_distributed.amount else "",
-        nav=format_money(figures.nav),
-        nav_as_of=figures.nav_as_of.isoformat() if figures.nav_as_of else "",
-        adjusted_nav=format_money(figures.adjusted_nav) if figures.adjusted_nav != figures.nav else "",
-        dpi=format_ratio(figures.dpi),
-        rvpi=format_ratio(figures.rvpi),
-        tvpi=format_ratio(figures.tvpi),
-        irr=format_percent(irr_value),
+        format_money(commitment),  # commitment
+        format_money(figures.called),  # called
+        format_money(pending_called) if pending_called.amount else "",  # called_pending
+        format_percent(called),  # percent_called
+        format_money(figures.unfunded),  # unfunded
+        format_money(computed),  # unfunded_computed
+        "flagged" if unfunded_differs(computed, figures.unfunded) else "",  # unfunded_flag
+        format_money(figures.distributed),  # distributed
+        format_money(pending_distributed) if pending_distributed.amount else "",  # distributed_pending
+        format_money(nav),  # nav
+        figures.nav_as_of.isoformat() if figures.nav_as_of else "",  # nav_as_of
+        format_money(adjusted) if adjusted is not nav and adjusted != nav else "",  # adjusted_nav
+        format_ratio(figures.dpi),  # dpi
+        format_ratio(figures.rvpi),  # rvpi
+        format_ratio(figures.tvpi),  # tvpi
+        format_percent(irr_value),  # irr
     )
 
 
@@ -106,6 +108,19 @@ class PositionLine(PositionLinks):
                 self.commitment, self.figures, self.percent_called, self.irr_percent, self.unfunded_computed
             )
         return shown
+
+
+# A line as its table row shows it: (position id, fund id, investor id, currency, what awaits
+# approval, then the `LineText` fields in their order). A plain tuple, so the rows macro unpacks
+# it in its `for` statement (no lookup on the line, no undefined-value checks per cell).
+ShownRow = tuple[str, ...]
+
+
+def shown_rows(lines: Iterable[PositionLine]) -> list[ShownRow]:
+    """The lines' rows as shown (`ShownRow`), their figures formatted once (`PositionLine.text`)."""
+    return [
+        (line.position_id, line.fund_id, line.investor_id, line.currency, line.awaiting, *line.text()) for line in lines
+    ]
 
 
 @dataclass(frozen=True, slots=True)

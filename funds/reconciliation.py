@@ -65,9 +65,16 @@ class UnfundedTotal:
 
 @dataclass(frozen=True, slots=True)
 class GroupReconciliation:
-    lines: list[UnfundedLine]
     totals: list[UnfundedTotal]
     flags: FlagList
+    # The lines reconciled, each with whether it is flagged: `lines` is built from them when asked
+    # (the API's reconciliation; a page shows only the totals and the flags).
+    reconciled: Sequence[tuple[Line, bool]] = ()
+
+    @property
+    def lines(self) -> list[UnfundedLine]:
+        """Per line computed vs reported unfunded and whether it is flagged."""
+        return [unfunded_line(line, flagged) for line, flagged in self.reconciled]
 
     @property
     def findings(self) -> int:
@@ -76,44 +83,48 @@ class GroupReconciliation:
 
 def group_reconciliation(lines: Sequence[Line]) -> GroupReconciliation:
     """Per line computed vs reported unfunded and its flags; per currency the totals."""
-    rows: list[UnfundedLine] = []
+    reconciled: list[tuple[Line, bool]] = []
     flags: list[Flag] = []
     by_position: dict[str, list[Line]] = {}
     for line in lines:
         by_position.setdefault(line.position_id, []).append(line)
     for line in lines:
-        figures, computed = line.figures, line.unfunded_computed
-        own = unfunded_flags(line.position_id, line.commitment, figures, computed=computed)
+        own = unfunded_flags(line.position_id, line.commitment, line.figures, computed=line.unfunded_computed)
         flags += own
         held = by_position.pop(line.position_id, None)  # once per position, at its first line
         if held and line.register_currency:
             flags += register_currency_flags(line.position_id, line.register_currency, [h.figures for h in held])
-        rows.append(
-            UnfundedLine(
-                position_id=line.position_id,
-                fund_id=line.fund_id,
-                investor_id=line.investor_id,
-                currency=line.currency,
-                commitment=line.commitment,
-                called=figures.called,
-                computed=computed,
-                reported=figures.unfunded,
-                reported_as_of=figures.unfunded_as_of,
-                difference=unfunded_difference(computed, figures.unfunded),
-                flagged=bool(own),
-            )
-        )
-    return GroupReconciliation(lines=rows, totals=unfunded_totals(rows), flags=flag_lines(flags))
+        reconciled.append((line, bool(own)))
+    return GroupReconciliation(totals=unfunded_totals(lines), flags=flag_lines(flags), reconciled=reconciled)
 
 
-def unfunded_totals(rows: Iterable[UnfundedLine]) -> list[UnfundedTotal]:
-    by_currency: dict[str, list[UnfundedLine]] = {}
-    for row in rows:
-        by_currency.setdefault(row.currency, []).append(row)
+def unfunded_line(line: Line, flagged: bool) -> UnfundedLine:
+    """A line's computed vs reported unfunded (`flagged`: its `unfunded_flags` found any)."""
+    figures, computed = line.figures, line.unfunded_computed
+    return UnfundedLine(
+        position_id=line.position_id,
+        fund_id=line.fund_id,
+        investor_id=line.investor_id,
+        currency=line.currency,
+        commitment=line.commitment,
+        called=figures.called,
+        computed=computed,
+        reported=figures.unfunded,
+        reported_as_of=figures.unfunded_as_of,
+        difference=unfunded_difference(computed, figures.unfunded),
+        flagged=flagged,
+    )
+
+
+def unfunded_totals(lines: Iterable[Line]) -> list[UnfundedTotal]:
+    """Per currency, the lines' computed and reported unfunded, each summed (`total_unfunded`)."""
+    by_currency: dict[str, list[Line]] = {}
+    for line in lines:
+        by_currency.setdefault(line.currency, []).append(line)
     totals = []
     for code in sorted(by_currency):
         group = by_currency[code]
-        computed = total_unfunded((r.computed for r in group), code)
-        reported = total_unfunded((r.reported for r in group), code)
+        computed = total_unfunded((line.unfunded_computed for line in group), code)
+        reported = total_unfunded((line.figures.unfunded for line in group), code)
         totals.append(UnfundedTotal(code, computed, reported, unfunded_difference(computed, reported)))
     return totals

@@ -31,7 +31,7 @@ from fundportal.domain.time_travel import valuation_date
 from fundportal.store.repositories.register import RegisterRepository
 from fundportal.store.repositories.summaries import SummaryRepository
 from funds.known_at import fund_known_at, fund_registers_known_at
-from funds.lines import PositionLine, TotalLine, position_lines, summary_totals, totals
+from funds.lines import PositionLine, ShownRow, TotalLine, position_lines, shown_rows, summary_totals, totals
 from funds.reconciliation import GroupReconciliation, group_reconciliation
 
 
@@ -49,6 +49,11 @@ class GroupPage:
     positions: int = 0  # every position of the group (a fund page shows a page of them)
     # The fund's or investor's record (name, vintage, GP / type), read with no request more; None: none yet.
     record: FundRecord | InvestorRecord | None = None
+
+    @property
+    def rows(self) -> list[ShownRow]:
+        """The lines as the table shows them (`funds.lines.shown_rows`)."""
+        return shown_rows(self.lines)
 
     @property
     def reconciliation(self) -> GroupReconciliation:

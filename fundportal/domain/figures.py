@@ -44,7 +44,7 @@ from datetime import date
 from decimal import Decimal
 
 from .entries import MIN_AT, UnfundedKey
-from .money import Money, known_money, money
+from .money import Money, money
 from .ratios import dpi, ratio, rvpi, tvpi
 from .statement_kinds import AccountActivity, sum_activities
 
@@ -93,10 +93,12 @@ class Figures:
             object.__setattr__(self, "unfunded_key", None)
         elif self.unfunded_key is None:  # built by hand: rank it as weakly as its as-of date allows
             object.__setattr__(self, "unfunded_key", (self.unfunded_as_of or date.min, MIN_AT, ""))
-        # Same currency checked above: the Decimals are added and made Money once.
-        object.__setattr__(self, "called", known_money(self.called_settled.amount + self.called_pending.amount, code))
+        # Same currency checked above: the Decimals are added and made Money once, in the
+        # amounts' own currency (py-moneyed's `Currency`, so nothing is looked up again).
+        currency = self.called_settled.currency
+        object.__setattr__(self, "called", Money(self.called_settled.amount + self.called_pending.amount, currency))
         object.__setattr__(
-            self, "distributed", known_money(self.distributed_settled.amount + self.distributed_pending.amount, code)
+            self, "distributed", Money(self.distributed_settled.amount + self.distributed_pending.amount, currency)
         )
 
     @property

@@ -157,13 +157,10 @@ class PositionRegister:
         figures = self._memo.get(key)
         if figures is None:
             builder = self._cached()
-            found = {f.currency: f for f in builder.by_currency(on)}
-            if self.currency not in found:
-                found[self.currency] = builder.figures(self.currency, on)
-            figures = self._memo[key] = [
-                value_as_of(found[code], builder.dated_flows(code), on, builder.dated_activity(code))
-                for code in sorted(found)
-            ]
+            codes = builder.currencies()
+            if self.currency not in codes:
+                codes = sorted([*codes, self.currency])
+            figures = self._memo[key] = [builder.valued(code, on) for code in codes]
         return figures
 
     def figures_of(self, currency: str, as_of: date | None = None) -> Figures:

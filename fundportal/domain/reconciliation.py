@@ -83,7 +83,10 @@ class Flag:
     @property
     def subject(self) -> tuple[str, ...]:
         """The ids it is about, document first."""
-        return tuple(i for i in (self.document_id, self.position_id) if i)
+        document_id, position_id = self.document_id, self.position_id
+        if document_id:
+            return (document_id, position_id) if position_id else (document_id,)
+        return (position_id,) if position_id else ()
 
 
 class HeldEntry(EntryLike, Protocol):
@@ -133,7 +136,13 @@ def total_unfunded(values: Iterable[Money | None], currency: str) -> Money | Non
 
 def unfunded_differs(computed: Money | None, reported: Money | None) -> bool:
     """The reported unfunded disagrees with the computed one (both known, amounts differ)."""
-    return computed is not None and reported is not None and computed != reported
+    if computed is None or reported is None:
+        return False
+    # `computed != reported` without py-moneyed's operator (a fund page asks twice a line):
+    # currencies are its registry's singletons, so identity settles almost every call.
+    if computed.currency is not reported.currency and computed.currency != reported.currency:
+        return True
+    return computed.amount != reported.amount
 
 
 def unfunded_difference(computed: Money | None, reported: Money | None) -> Money | None:

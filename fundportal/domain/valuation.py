@@ -26,8 +26,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 
+from .entries import UnfundedKey
 from .figures import Figures
-from .money import known_money
+from .money import Money, known_money
 from .returns import irr
 from .statement_kinds import AccountActivity, rolled_nav_change, total
 
@@ -42,10 +43,51 @@ def value_as_of(
     `on` taken out and the NAV rolled forward to `on` (see the module doc). `dated_flows` are the
     date -> [calls, distributions] of that currency (`FiguresBuilder.dated_flows`);
     `dated_activity` its allocations by date (`FiguresBuilder.dated_activity`; None: none)."""
-    code = figures.currency
-    nav, nav_as_of = figures.nav, figures.nav_as_of
+    nav = figures.nav
+    return value_amounts_as_of(
+        figures.currency,
+        (
+            figures.called_settled.amount,
+            figures.called_pending.amount,
+            figures.distributed_settled.amount,
+            figures.distributed_pending.amount,
+        ),
+        dated_flows,
+        on,
+        dated_activity,
+        unfunded=figures.unfunded,
+        unfunded_as_of=figures.unfunded_as_of,
+        unfunded_key=figures.unfunded_key,
+        nav=None if nav is None else nav.amount,
+        nav_as_of=figures.nav_as_of,
+        nav_key=figures.nav_key,
+        activity=figures.activity,
+    )
+
+
+def value_amounts_as_of(
+    code: str,
+    sums: Sequence[Decimal],
+    dated_flows: Mapping[date, Sequence[Decimal]],
+    on: date,
+    dated_activity: Mapping[date, Sequence[Decimal]] | None = None,
+    *,
+    unfunded: Money | None = None,
+    unfunded_as_of: date | None = None,
+    unfunded_key: UnfundedKey | None = None,
+    nav: Decimal | None = None,
+    nav_as_of: date | None = None,
+    nav_key: UnfundedKey | None = None,
+    activity: AccountActivity | None = None,
+) -> Figures:
+    """`value_as_of` of figures held as amounts of a `currency_code` `code` (the builder's state,
+    `FiguresBuilder.valued`: one `Figures` built instead of two): `sums` are called settled,
+    called pending, distributed settled and distributed pending; `nav` the latest NAV's amount
+    (None: none) dated `nav_as_of`; the unfunded figure and `activity` are kept as they are
+    (`activity` unless allocations dated after `on` are left out)."""
     if nav is not None and nav_as_of is not None and nav_as_of > on:
         nav = nav_as_of = None
+    called_settled, called_pending, distributed_settled, distributed_pending = sums
     later_calls = later_distributions = Decimal(0)  # after `on`: left out
     rolled_calls = rolled_distributions = Decimal(0)  # after the NAV date, up to `on`: rolled forward
     since = on if nav_as_of is None else min(nav_as_of, on)
@@ -58,39 +100,39 @@ def value_as_of(
             elif flow_date > since:
                 rolled_calls += calls
                 rolled_distributions += distributions
-    called_settled, called_pending = figures.called_settled, figures.called_pending
     if later_calls:
-        settled, pending = _take_out(called_settled.amount, called_pending.amount, later_calls)
-        called_settled, called_pending = known_money(settled, code), known_money(pending, code)
-    distributed_settled, distributed_pending = figures.distributed_settled, figures.distributed_pending
+        called_settled, called_pending = _take_out(called_settled, called_pending, later_calls)
     if later_distributions:
-        settled, pending = _take_out(distributed_settled.amount, distributed_pending.amount, later_distributions)
-        distributed_settled, distributed_pending = known_money(settled, code), known_money(pending, code)
+        distributed_settled, distributed_pending = _take_out(
+            distributed_settled, distributed_pending, later_distributions
+        )
     rolled_allocations = Decimal(0)
-    activity = figures.activity
     if dated_activity:
         if nav is not None:
             rolled_allocations = rolled_nav_change(dated_activity, since, on)
         if max(dated_activity) > on:
             activity = AccountActivity.of(code, total(dated_activity, up_to=on))
-    adjusted = nav
-    if nav is not None and (rolled_calls or rolled_distributions or rolled_allocations):
-        adjusted = known_money(nav.amount + rolled_calls - rolled_distributions + rolled_allocations, code)
+    held = held_nav = None
+    if nav is not None:
+        held = known_money(nav, code)
+        held_nav = held
+        if rolled_calls or rolled_distributions or rolled_allocations:
+            held_nav = known_money(nav + rolled_calls - rolled_distributions + rolled_allocations, code)
     # Built field by field, not by `dataclasses.replace` (a fund page values a thousand lines).
     return Figures(
         code,
-        called_settled,
-        called_pending,
-        distributed_settled,
-        distributed_pending,
-        unfunded=figures.unfunded,
-        unfunded_as_of=figures.unfunded_as_of,
-        unfunded_key=figures.unfunded_key,
-        nav=nav,
+        known_money(called_settled, code),
+        known_money(called_pending, code),
+        known_money(distributed_settled, code),
+        known_money(distributed_pending, code),
+        unfunded=unfunded,
+        unfunded_as_of=unfunded_as_of,
+        unfunded_key=unfunded_key,
+        nav=held,
         nav_as_of=nav_as_of,
-        nav_key=figures.nav_key if nav is not None else None,
+        nav_key=nav_key if held is not None else None,
         as_of=on,
-        adjusted_nav=adjusted,
+        adjusted_nav=held_nav,
         activity=activity,
     )
 

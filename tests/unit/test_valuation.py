@@ -155,3 +155,30 @@ def test_fund_totals_sum_adjusted_navs_and_pool_the_irr_at_the_date():
     # Figures valued on different dates are never pooled into one adjusted NAV.
     (mixed,) = sum_figures([registers[0].figures(Q4), registers[1].figures(date(2026, 1, 31))])
     assert mixed.as_of is None and mixed.adjusted_nav is None
+
+
+def _fields(figures):
+    """Every field of `figures`, the ones left out of its equality included."""
+    return {name: getattr(figures, name) for name in figures.__dataclass_fields__}
+
+
+def test_the_builder_values_its_sums_as_value_as_of_values_its_figures():
+    """`FiguresBuilder.valued` (one Figures straight from the sums: a register's lines) equals
+    `value_as_of` of the builder's figures on every date: before, between and after the flows
+    and NAVs, with allocations rolling the NAV forward, and from a register's restored state."""
+    from fundportal.domain.position_entries import CarriedInterest, ManagementFee, NetAssetValue, RealizedGain
+    from tests.unit.test_figures_statement_kinds import NOV, OCT, builder_of, entry
+
+    with_activity = builder_of(
+        entry(NetAssetValue, 1000000, Q3),
+        entry(ManagementFee, 5000, OCT, fee_line="gross"),
+        entry(RealizedGain, 30000, NOV),
+        entry(CarriedInterest, 4000, NOV, carry_stage="accrued"),
+    )
+    builders = [position_1_with_q3_nav(), sample_position_1(nav="1400000"), sample_position_1(), with_activity]
+    builders.append(FiguresBuilder.restore(position_1_with_q3_nav().state(), read_only=True))
+    for builder in builders:
+        for on in (date(2025, 1, 1), Q3, OCT, NOV, Q4, date(2026, 3, 31)):
+            flows, activity = builder.dated_flows("USD"), builder.dated_activity("USD")
+            expected = value_as_of(builder.figures("USD", on), flows, on, activity)
+            assert _fields(builder.valued("USD", on)) == _fields(expected), on
