@@ -11,7 +11,10 @@ as of (`fundportal.domain.valuation.irr_as_of`), so IRR and TVPI read the same f
 
 IRR is the annual rate r with sum(flow / (1 + r) ** (days / 365)) = 0 (XIRR, actual/365), solved
 by `pyxirr.xirr`. It is None ("—") when it is undefined: no NAV (the residual value is unknown,
-so any rate would be a guess), no call and no distribution of opposite sign, or no solution.
+so any rate would be a guess), no call and no distribution of opposite sign, or no solution; and
+when it is not meaningful: a rate above `MEANINGFUL_RATE` (100,000,000 % a year) only comes from
+a gain annualised over a few days between the money paid and its valuation (2x in two days is
+a rate of about 10^55), a number no page, export or table attribute can hold.
 pyxirr computes in binary floating point; the result is converted to a Decimal rounded to 0.0001
 (0.01 %) at once, and never flows back into any money figure.
 """
@@ -26,6 +29,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 import pyxirr
 
 _BASIS_POINT = Decimal("0.0001")
+MEANINGFUL_RATE = 1_000_000.0  # an annual rate of 100,000,000 %: above it, None (see the module doc)
 
 
 def irr(flows: Iterable[tuple[date, Decimal]], nav: Decimal | None, nav_as_of: date | None) -> Decimal | None:
@@ -47,7 +51,7 @@ def irr(flows: Iterable[tuple[date, Decimal]], nav: Decimal | None, nav_as_of: d
         rate = pyxirr.xirr(dates, [float(a) for a in amounts])
     except (pyxirr.InvalidPaymentsError, ValueError):
         return None
-    if rate is None or not math.isfinite(rate):
+    if rate is None or not math.isfinite(rate) or rate > MEANINGFUL_RATE:
         return None
     return Decimal(repr(rate)).quantize(_BASIS_POINT, rounding=ROUND_HALF_EVEN)
 

@@ -175,3 +175,10 @@ def test_synthetic_positions_are_coherent_with_their_commitments():
     # positions' flows have no IRR; most have one.
     assert sum(r.irr(r.currency) is not None for r in registers) >= len(registers) // 2
     assert sum(1 for i in items if i["EntityType"] == "FundCatalog") == 3
+
+
+def test_an_irr_annualised_over_a_few_days_past_any_meaningful_rate_is_undefined():
+    # 2x in two days is an annual rate of about 10^55: no page, export or attribute can hold it.
+    assert irr([(date(2023, 1, 1), D(-100))], D(200), date(2023, 1, 3)) is None
+    # A large but meaningful short-period rate is still given: +1 % in a week is about 68 % a year.
+    assert irr([(date(2023, 1, 1), D(-100))], D(101), date(2023, 1, 8)) == D("0.6801")
