@@ -9,6 +9,9 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
   event and hook as `fast_parse`); setting `DYNAMODB_FAST_BATCH_GET_PARSE`.
 - `url_cache`: the Jinja2 `url()` global through a process-wide cache of `reverse()` (through
   `fundportal.jinja2.add_environment_customizer`); setting `TEMPLATE_URL_CACHE`.
+- `static_cache`: the Jinja2 `static()` global through a process-wide cache of Django's
+  `static()` per script prefix, emptied on `setting_changed` (through
+  `fundportal.jinja2.add_environment_customizer`); setting `TEMPLATE_STATIC_CACHE`.
 - `unescaped_figures`: the row macros' formatted figures output without `escape()` (the
   `|figure` filter, through `fundportal.jinja2.add_environment_customizer`); setting
   `TEMPLATE_UNESCAPED_FIGURES`.

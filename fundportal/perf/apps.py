@@ -20,6 +20,7 @@ class PerfConfig(AppConfig):
             fast_parse,
             gc_tuning,
             raw_auth_reads,
+            static_cache,
             unescaped_figures,
             url_cache,
         )
@@ -32,6 +33,8 @@ class PerfConfig(AppConfig):
             add_environment_customizer(url_cache.install)
         if settings.TEMPLATE_UNESCAPED_FIGURES:
             add_environment_customizer(unescaped_figures.install)
+        if settings.TEMPLATE_STATIC_CACHE:
+            add_environment_customizer(static_cache.install)
         if settings.API_DIRECT_JSON:
             direct_json.install()
         if settings.TEMPLATE_ESCAPE_MEMO:

@@ -140,6 +140,9 @@ DYNAMODB_FAST_QUERY_PARSE = SPEED_TRICKS and env.bool("DYNAMODB_FAST_QUERY_PARSE
 DYNAMODB_FAST_BATCH_GET_PARSE = SPEED_TRICKS and env.bool("DYNAMODB_FAST_BATCH_GET_PARSE", default=True)
 # The Jinja2 url() global reverses each URL once per process (fundportal/perf/url_cache.py).
 TEMPLATE_URL_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_URL_CACHE", default=True)
+# The Jinja2 static() global looks each static file's URL up once per process (per script
+# prefix), emptied when a setting changes (fundportal/perf/static_cache.py).
+TEMPLATE_STATIC_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_STATIC_CACHE", default=True)
 # The row macros' formatted figures output without HTML escaping (they hold no character that
 # needs it: fundportal/perf/unescaped_figures.py).
 TEMPLATE_UNESCAPED_FIGURES = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_UNESCAPED_FIGURES", default=True)

@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 from django.apps import apps
 from django.core.signals import request_started
+from django.templatetags.static import static
 from django.urls import reverse
 from markupsafe import escape
 
@@ -19,6 +20,7 @@ from fundportal.perf import (
     fast_batch_get,
     fast_parse,
     gc_tuning,
+    static_cache,
     unescaped_figures,
     url_cache,
 )
@@ -66,6 +68,7 @@ def all_tricks(settings, on: bool) -> None:
     settings.TEMPLATE_UNESCAPED_FIGURES = on
     settings.API_DIRECT_JSON = on
     settings.TEMPLATE_ESCAPE_MEMO = on
+    settings.TEMPLATE_STATIC_CACHE = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
 
 
@@ -78,6 +81,7 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     assert portal_jinja2.environment().filters["figure"] is escape
     assert json_bodies.direct_sender() is None
     assert portal_jinja2.environment().filters["escaped"] is escape
+    assert portal_jinja2.environment().globals["static"] is static
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
     assert gc.get_threshold() == threshold
@@ -92,9 +96,11 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     assert portal_jinja2.environment().filters["figure"] is str
     assert json_bodies.direct_sender() is direct_json.send
     assert portal_jinja2.environment().filters["escaped"] is escape_memo.escape_once
+    assert portal_jinja2.environment().globals["static"] is static_cache.cached_static
     assert portal_jinja2.environment_customizers() == (
         url_cache.install,
         unescaped_figures.install,
+        static_cache.install,
         escape_memo.install,
     )
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
