@@ -12,7 +12,7 @@ from typing import Any
 from .entries import CANCELLED, LATEST_KINDS, PENDING, EntryLike, Rank, UnfundedKey, counts, rank
 from .figures import AMOUNT_FIELDS, Figures
 from .kinds import STATEMENT_KINDS, Kind
-from .money import checked_amount, currency_code, known_money, money
+from .money import Money, checked_amount, currency_code, known_money, money
 from .statement_kinds import UNDATED, WIDTH, AccountActivity, activity_of, add_into
 from .valuation import value_amounts_as_of
 
@@ -254,11 +254,7 @@ class FiguresBuilder:
         if (latest_nav := self._nav.get(code) if on is None else self.nav_on(code, on)) is not None:
             nav_key, amount = latest_nav
             nav, nav_as_of = known_money(amount, code), None if nav_key[0] == date.min else nav_key[0]
-        unfunded = unfunded_as_of = unfunded_key = None
-        if (latest_unfunded := self._unfunded.get(code)) is not None:
-            unfunded_key, amount = latest_unfunded  # the key's date is the as-of date, date.min standing for none
-            unfunded = known_money(amount, code)
-            unfunded_as_of = None if unfunded_key[0] == date.min else unfunded_key[0]
+        unfunded, unfunded_as_of, unfunded_key = self._latest_unfunded(code)
         dated = self._activity.get(code)
         return Figures(
             code,
@@ -275,6 +271,13 @@ class FiguresBuilder:
             activity=None if not dated else AccountActivity.of(code, _total_of(dated)),
         )
 
+    def _latest_unfunded(self, code: str) -> tuple[Money | None, date | None, UnfundedKey | None]:
+        """The latest unfunded figure of `code`, its as-of date and its rank key (all None: none)."""
+        if (latest_unfunded := self._unfunded.get(code)) is None:
+            return None, None, None
+        unfunded_key, amount = latest_unfunded  # the key's date is the as-of date, date.min standing for none
+        return known_money(amount, code), None if unfunded_key[0] == date.min else unfunded_key[0], unfunded_key
+
     def valued(self, currency: str, on: date) -> Figures:
         """`value_as_of(figures(currency, on), dated_flows(currency), on, dated_activity(currency))`
         (`fundportal.domain.valuation`) built straight from the sums held: one `Figures`, not two
@@ -284,11 +287,7 @@ class FiguresBuilder:
         if (latest_nav := self.nav_on(code, on)) is not None:
             nav_key, nav = latest_nav
             nav_as_of = None if nav_key[0] == date.min else nav_key[0]
-        unfunded = unfunded_as_of = unfunded_key = None
-        if (latest_unfunded := self._unfunded.get(code)) is not None:
-            unfunded_key, amount = latest_unfunded  # the key's date is the as-of date, date.min standing for none
-            unfunded = known_money(amount, code)
-            unfunded_as_of = None if unfunded_key[0] == date.min else unfunded_key[0]
+        unfunded, unfunded_as_of, unfunded_key = self._latest_unfunded(code)
         dated = self._activity.get(code)
         # The total of every allocation, unless valuing leaves later ones out (and totals them itself).
         activity = AccountActivity.of(code, _total_of(dated)) if dated and max(dated) <= on else None
