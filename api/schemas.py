@@ -55,6 +55,13 @@ def decimal_out(value: Decimal | None) -> str | None:
     return None if value is None else format(value, "f")
 
 
+def date_out(value: date | None) -> str | date | None:
+    """A date as the renderer writes it ("2025-09-30", ISO), written here: the renderer hands
+    every date to ninja's encoder, a Python call each (a fund's lines hold three hundred). A
+    datetime is left to that encoder (its text differs from `isoformat`)."""
+    return value.isoformat() if type(value) is date else value
+
+
 class FiguresOut(Schema):
     """One currency's figures (`fundportal.domain.figures.Figures`)."""
 
@@ -87,10 +94,10 @@ def figures_out(f: Figures) -> Json:
         "distributed_settled": amount_out(f.distributed_settled),
         "distributed_pending": amount_out(f.distributed_pending),
         "unfunded": money_out(f.unfunded),
-        "unfunded_as_of": f.unfunded_as_of,
+        "unfunded_as_of": date_out(f.unfunded_as_of),
         "nav": money_out(f.nav),
-        "nav_as_of": f.nav_as_of,
-        "as_of": f.as_of,
+        "nav_as_of": date_out(f.nav_as_of),
+        "as_of": date_out(f.as_of),
         "adjusted_nav": money_out(f.adjusted_nav),
         "dpi": decimal_out(f.dpi),
         "dpi_settled": decimal_out(f.dpi_settled),

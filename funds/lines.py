@@ -192,9 +192,13 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
     """The register's figures valued as of `as_of` (None: today), a line per currency; each line
     names what awaits approval in its currency (a currency only awaiting approval is named on the
     first line). `irr=False` for a slim copy (the fund page's: no full flow history, no IRR)."""
+    held = register.figures(as_of)
+    if not irr and not register.awaiting_documents and len(held) == 1:
+        # The usual slim line (the fund page's hundred): one currency, nothing awaiting approval.
+        return [_slim_line(register, held[0], as_of)]
     lines = []
     awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
-    for figures in register.figures(as_of):
+    for figures in held:
         commitment = register.commitment_on(as_of) if figures.currency == register.currency else None
         rate = register.irr(figures.currency, as_of) if irr else None
         lines.append(
@@ -212,6 +216,25 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
     if awaiting and lines:
         lines[0].awaiting = "; ".join(filter(None, [lines[0].awaiting, *awaiting.values()]))
     return lines
+
+
+def _slim_line(register: PositionRegister, figures: Figures, as_of: date | None) -> PositionLine:
+    """`valued_line` of a register's one line without an IRR or anything awaiting approval."""
+    code = register.currency
+    commitment = register.commitment_on(as_of) if figures.currency == code else None
+    # Positional, in `PositionLine`'s field order (irr_percent, awaiting and irr: none).
+    return PositionLine(
+        register.position_id,
+        register.fund_id,
+        register.investor_id,
+        figures.currency,
+        commitment,
+        figures,
+        percent_called(figures.called, commitment),
+        None,
+        computed_unfunded(commitment, figures),
+        code,
+    )
 
 
 def totals(registers: Iterable[PositionRegister], as_of: date | None = None) -> list[TotalLine]:

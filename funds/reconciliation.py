@@ -85,13 +85,16 @@ def group_reconciliation(lines: Sequence[Line]) -> GroupReconciliation:
     """Per line computed vs reported unfunded and its flags; per currency the totals."""
     reconciled: list[tuple[Line, bool]] = []
     flags: list[Flag] = []
+    # A position's lines are gathered only when some line is in another currency than its
+    # register's (the only case `register_currency_flags` flags): usually none is.
     by_position: dict[str, list[Line]] = {}
-    for line in lines:
-        by_position.setdefault(line.position_id, []).append(line)
+    if any(line.register_currency and line.currency != line.register_currency for line in lines):
+        for line in lines:
+            by_position.setdefault(line.position_id, []).append(line)
     for line in lines:
         own = unfunded_flags(line.position_id, line.commitment, line.figures, computed=line.unfunded_computed)
         flags += own
-        held = by_position.pop(line.position_id, None)  # once per position, at its first line
+        held = by_position.pop(line.position_id, None) if by_position else None  # once per position, at its first line
         if held and line.register_currency:
             flags += register_currency_flags(line.position_id, line.register_currency, [h.figures for h in held])
         reconciled.append((line, bool(own)))

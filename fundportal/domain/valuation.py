@@ -32,6 +32,8 @@ from .money import Money, known_money
 from .returns import irr
 from .statement_kinds import AccountActivity, rolled_nav_change, total
 
+_ZERO = Decimal(0)
+
 
 def value_as_of(
     figures: Figures,
@@ -88,8 +90,8 @@ def value_amounts_as_of(
     if nav is not None and nav_as_of is not None and nav_as_of > on:
         nav = nav_as_of = None
     called_settled, called_pending, distributed_settled, distributed_pending = sums
-    later_calls = later_distributions = Decimal(0)  # after `on`: left out
-    rolled_calls = rolled_distributions = Decimal(0)  # after the NAV date, up to `on`: rolled forward
+    later_calls = later_distributions = _ZERO  # after `on`: left out
+    rolled_calls = rolled_distributions = _ZERO  # after the NAV date, up to `on`: rolled forward
     since = on if nav_as_of is None else min(nav_as_of, on)
     # Usually nothing moved after the NAV date: one C-level max instead of a loop per line.
     if dated_flows and max(dated_flows) > since:
@@ -106,34 +108,37 @@ def value_amounts_as_of(
         distributed_settled, distributed_pending = _take_out(
             distributed_settled, distributed_pending, later_distributions
         )
-    rolled_allocations = Decimal(0)
+    rolled_allocations = _ZERO
     if dated_activity:
         if nav is not None:
             rolled_allocations = rolled_nav_change(dated_activity, since, on)
         if max(dated_activity) > on:
             activity = AccountActivity.of(code, total(dated_activity, up_to=on))
+    # Every amount here is in `code`: its currency is looked up once (`known_money`) and shared.
+    first = known_money(called_settled, code)
+    currency = first.currency
     held = held_nav = None
     if nav is not None:
-        held = known_money(nav, code)
-        held_nav = held
+        held = held_nav = Money(nav, currency)
         if rolled_calls or rolled_distributions or rolled_allocations:
-            held_nav = known_money(nav + rolled_calls - rolled_distributions + rolled_allocations, code)
-    # Built field by field, not by `dataclasses.replace` (a fund page values a thousand lines).
+            held_nav = Money(nav + rolled_calls - rolled_distributions + rolled_allocations, currency)
+    # Built positionally, in `Figures`' field order, not by `dataclasses.replace` (a fund page
+    # values a hundred lines a page).
     return Figures(
         code,
-        known_money(called_settled, code),
-        known_money(called_pending, code),
-        known_money(distributed_settled, code),
-        known_money(distributed_pending, code),
-        unfunded=unfunded,
-        unfunded_as_of=unfunded_as_of,
-        unfunded_key=unfunded_key,
-        nav=held,
-        nav_as_of=nav_as_of,
-        nav_key=nav_key if held is not None else None,
-        as_of=on,
-        adjusted_nav=held_nav,
-        activity=activity,
+        first,
+        Money(called_pending, currency),
+        Money(distributed_settled, currency),
+        Money(distributed_pending, currency),
+        unfunded,
+        unfunded_as_of,
+        unfunded_key,
+        held,
+        nav_as_of,
+        nav_key if held is not None else None,
+        on,
+        held_nav,
+        activity,
     )
 
 
