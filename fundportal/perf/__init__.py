@@ -26,6 +26,9 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
 - `csp_header`: the Content-Security-Policy header of the settings' policy built once per process
   (django-csp's middleware subclassed, chosen by the `MIDDLEWARE` setting); setting
   `CSP_HEADER_CACHE`.
+- `filter_form_memo`: the position page's unasked document filter form drawn once per process for
+  each set of document types (`positions.document_filters.draw_unasked_with`); setting
+  `FILTER_FORM_MEMO`.
 - `gc_tuning`: a serving process freezes what start-up loaded and collects young objects less
   often (Django's `request_started` signal, once); setting `GC_GEN0_THRESHOLD` (0 = off).
 """

@@ -18,6 +18,7 @@ class PerfConfig(AppConfig):
             escape_memo,
             fast_batch_get,
             fast_parse,
+            filter_form_memo,
             gc_tuning,
             raw_auth_reads,
             static_cache,
@@ -43,5 +44,7 @@ class PerfConfig(AppConfig):
             from api import tokens
 
             tokens.use_reader(raw_auth_reads.read_token)
+        if settings.FILTER_FORM_MEMO:
+            filter_form_memo.install()
         if settings.GC_GEN0_THRESHOLD > 0:
             gc_tuning.tune_on_first_request()

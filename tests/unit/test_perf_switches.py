@@ -19,6 +19,7 @@ from fundportal.perf import (
     escape_memo,
     fast_batch_get,
     fast_parse,
+    filter_form_memo,
     gc_tuning,
     static_cache,
     unescaped_figures,
@@ -26,6 +27,7 @@ from fundportal.perf import (
 )
 from fundportal.store import client as dynamo_client
 from fundportal.web import json_bodies
+from positions import document_filters
 
 
 @pytest.fixture
@@ -41,9 +43,12 @@ def perf_ready(settings, db):
     frozen_before, threshold_before = gc.get_freeze_count(), gc.get_threshold()
     sender = json_bodies.direct_sender()
     json_bodies.set_direct_sender(None)
+    unasked = document_filters._unasked
+    filter_form_memo.uninstall()
     gc.unfreeze()
     yield apps.get_app_config("perf").ready
     json_bodies.set_direct_sender(sender)
+    document_filters.draw_unasked_with(unasked)
     request_started.disconnect(dispatch_uid=gc_tuning.__name__)
     if waiting:
         gc_tuning.tune_on_first_request()
@@ -69,6 +74,7 @@ def all_tricks(settings, on: bool) -> None:
     settings.API_DIRECT_JSON = on
     settings.TEMPLATE_ESCAPE_MEMO = on
     settings.TEMPLATE_STATIC_CACHE = on
+    settings.FILTER_FORM_MEMO = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
 
 
@@ -82,6 +88,7 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     assert json_bodies.direct_sender() is None
     assert portal_jinja2.environment().filters["escaped"] is escape
     assert portal_jinja2.environment().globals["static"] is static
+    assert document_filters._unasked is document_filters.unasked_form
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
     assert gc.get_threshold() == threshold
@@ -97,6 +104,7 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     assert json_bodies.direct_sender() is direct_json.send
     assert portal_jinja2.environment().filters["escaped"] is escape_memo.escape_once
     assert portal_jinja2.environment().globals["static"] is static_cache.cached_static
+    assert document_filters._unasked.__wrapped__ is document_filters.unasked_form  # type: ignore[attr-defined]
     assert portal_jinja2.environment_customizers() == (
         url_cache.install,
         unescaped_figures.install,
