@@ -5,7 +5,7 @@ formatting rule each (fundportal.domain.money), registered on the Jinja2 environ
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from django.template.defaultfilters import floatformat, pluralize
@@ -42,6 +42,21 @@ def multiple(value: object) -> str:
         return EM_DASH
 
 
+TENTH = Decimal("0.1")
+
+
+def tenths(value: float | int | Decimal) -> str:
+    """`{{ ms|tenths }}`: a count or a duration to one decimal, as Django's `floatformat(value, 1)`
+    shows it with the portal's settings (no thousand separator): rounded half up from the number's
+    shortest text, always one decimal ("3.0"), never "-0.0". The footer's figures on every page:
+    without `floatformat`'s general cases (other precisions, grouping, localisation)."""
+    try:
+        rounded = Decimal(repr(value) if isinstance(value, float) else value).quantize(TENTH, rounding=ROUND_HALF_UP)
+    except (InvalidOperation, TypeError, ValueError):
+        return str(floatformat(value, 1))
+    return str(rounded if rounded else rounded.copy_abs())
+
+
 def percent(value: Decimal | None) -> str:
     """A register percentage (% called, IRR): Decimal('62.5') → '62.5 %'; None → '—' (undefined)."""
     return EM_DASH if value == "" else format_percent(value)
@@ -59,6 +74,7 @@ FILTERS: dict[str, Any] = {
     "percent": percent,
     "pluralize": pluralize,  # Django's: `n|pluralize`, `n|pluralize("y,ies")`
     "floatformat": floatformat,  # Django's: `value|floatformat(1)`
+    "tenths": tenths,  # `value|floatformat(1)` for the footer's numbers, without floatformat's general cases
 }
 GLOBALS: dict[str, Any] = {
     "static": static,  # `static('css/portal.css')`: the staticfiles storage's URL

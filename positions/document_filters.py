@@ -8,9 +8,10 @@ filter is on)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from django import forms
 
@@ -20,6 +21,19 @@ from fundportal.web.forms import JINJA2_WIDGETS
 from positions.selectors import DocumentRow
 
 ALL_TYPES = ("", "All types")
+PARAMS = ("from_date", "to_date", "document_type")  # the filter's query parameters
+
+
+class Typed(Protocol):
+    """What the form reads of a row: its document type (None: no copy)."""
+
+    @property
+    def document_type(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Type:
+    document_type: str | None
 
 
 class DocumentFilterForm(forms.Form):
@@ -28,7 +42,7 @@ class DocumentFilterForm(forms.Form):
     to_date = forms.DateField(required=False, label="To (as of)", widget=forms.DateInput(attrs={"type": "date"}))
     document_type = forms.ChoiceField(required=False, label="Type", choices=[ALL_TYPES])
 
-    def __init__(self, data: Any, *, rows: list[DocumentRow]) -> None:
+    def __init__(self, data: Any, *, rows: Sequence[Typed]) -> None:
         """`rows`: the page's rows, whose types the select offers (and the one asked for, kept
         while paging through pages that hold none of it)."""
         super().__init__(data)
@@ -154,3 +168,47 @@ def document_filter(form: DocumentFilterForm) -> DocumentFilter:
 
 def filter_rows(rows: list[DocumentRow], filters: DocumentFilter) -> list[DocumentRow]:
     return [row for row in rows if filters.keeps(row)]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnForm:
+    """The filter form as the page draws it when nothing is asked for: its fields
+    (`DocumentFilterForm.inputs`) and no error."""
+
+    inputs: tuple[FilterInput, ...]
+
+    def non_field_errors(self) -> list[str]:
+        return []
+
+
+def unasked_form(types: tuple[str, ...]) -> DrawnForm:
+    """The form of a page asked for no filter whose rows hold the document types `types`
+    (sorted): what `DocumentFilterForm` draws with none of its parameters, a function of the
+    types alone."""
+    return DrawnForm(tuple(DocumentFilterForm({}, rows=[_Type(t) for t in types]).inputs))
+
+
+_unasked: Callable[[tuple[str, ...]], DrawnForm] = unasked_form
+
+
+def draw_unasked_with(builder: Callable[[tuple[str, ...]], DrawnForm] | None) -> None:
+    """Build the unasked form with `builder` (None: `unasked_form` again): the speed trick
+    `fundportal.perf.filter_form_memo` keeps each one per process."""
+    global _unasked
+    _unasked = builder or unasked_form
+
+
+def filtered(
+    params: Mapping[str, Any], rows: list[DocumentRow]
+) -> tuple[DocumentFilterForm | DrawnForm, DocumentFilter, list[DocumentRow]]:
+    """(the form to draw, the filter, the rows it keeps) for the page's query parameters. None of
+    the filter's parameters asked for: no filter, every row, and the form drawn for the rows'
+    types; else the bound form, its filter (empty when not valid) and the rows it keeps."""
+    if not any(name in params for name in PARAMS):
+        return _unasked(tuple(sorted({row.document_type for row in rows if row.document_type}))), NO_FILTER, rows
+    form = DocumentFilterForm(params, rows=rows)
+    filters = document_filter(form)
+    return form, filters, filter_rows(rows, filters)
+
+
+NO_FILTER = DocumentFilter()

@@ -12,7 +12,7 @@ from fundportal.web.mixins import ScopedMixin
 from fundportal.web.time_travel import TimeTravelMixin
 from positions import selectors
 from positions.as_of import position_history_as_of
-from positions.document_filters import DocumentFilterForm, document_filter, filter_rows
+from positions.document_filters import filtered
 
 
 class PositionDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
@@ -52,7 +52,6 @@ class PositionDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
         context.update(history=history, can_edit=can_edit, fund_pages=self.scope.sees_fund_totals, **vars_of(history))
         # `?from_date=&to_date=&document_type=`: the page's documents in a period and of a type,
         # filtered in memory on the Query's rows (no request more).
-        filter_form = DocumentFilterForm(self.request.GET, rows=history.rows)
-        filters = document_filter(filter_form)
-        context.update(filter_form=filter_form, filters=filters, shown_rows=filter_rows(history.rows, filters))
+        filter_form, filters, shown_rows = filtered(self.request.GET, history.rows)
+        context.update(filter_form=filter_form, filters=filters, shown_rows=shown_rows)
         return context

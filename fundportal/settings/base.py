@@ -52,7 +52,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "csp.middleware.CSPMiddleware",  # with CSP_HEADER_CACHE: its subclass (below)
     "fundportal.middleware.DynamoDBMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -150,6 +150,12 @@ TEMPLATE_UNESCAPED_FIGURES = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_UNES
 # (fundportal/perf/direct_json.py): the same bytes.
 API_DIRECT_JSON = SPEED_TRICKS and env.bool("FUNDPORTAL_API_DIRECT_JSON", default=True)
 
+# The Jinja2 build_chart() global keeps each chart's view model per process, keyed by its points,
+# currency and id (fundportal/perf/chart_memo.py); off: every chart built on every page.
+TEMPLATE_CHART_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_CHART_MEMO", default=True)
+# The position page's filter form, when no filter is asked for, drawn once per process for each
+# set of document types (fundportal/perf/filter_form_memo.py); off: Django's form on every page.
+FILTER_FORM_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_FILTER_FORM_MEMO", default=True)
 # The row macros' ids, links and statuses escaped once per distinct text (a bounded memo of
 # markupsafe's escape(): fundportal/perf/escape_memo.py); off: escape() on every output.
 TEMPLATE_ESCAPE_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_ESCAPE_MEMO", default=True)
@@ -163,6 +169,12 @@ GC_GEN0_THRESHOLD = env.int("DJANGO_GC_GEN0_THRESHOLD", default=50_000) if SPEED
 AUTH_RAW_READS = SPEED_TRICKS and env.bool("FUNDPORTAL_AUTH_RAW_READS", default=True)
 if AUTH_RAW_READS:
     SESSION_ENGINE = "fundportal.perf.raw_auth_reads"
+# The Content-Security-Policy header of the settings' policy built once per process, not on every
+# response (fundportal/perf/csp_header.py: django-csp's middleware, subclassed; a response whose
+# view asks for its own policy or a nonce is django-csp's as before): the same header bytes.
+CSP_HEADER_CACHE = SPEED_TRICKS and env.bool("FUNDPORTAL_CSP_HEADER_CACHE", default=True)
+if CSP_HEADER_CACHE:
+    MIDDLEWARE[MIDDLEWARE.index("csp.middleware.CSPMiddleware")] = "fundportal.perf.csp_header.CSPMiddleware"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from

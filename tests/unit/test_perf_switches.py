@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from django.apps import apps
@@ -14,11 +15,14 @@ from django.urls import reverse
 from markupsafe import escape
 
 from fundportal import jinja2 as portal_jinja2
+from fundportal.charts import ChartPoint, build_chart
 from fundportal.perf import (
+    chart_memo,
     direct_json,
     escape_memo,
     fast_batch_get,
     fast_parse,
+    filter_form_memo,
     gc_tuning,
     static_cache,
     unescaped_figures,
@@ -26,6 +30,7 @@ from fundportal.perf import (
 )
 from fundportal.store import client as dynamo_client
 from fundportal.web import json_bodies
+from positions import document_filters
 
 
 @pytest.fixture
@@ -41,9 +46,12 @@ def perf_ready(settings, db):
     frozen_before, threshold_before = gc.get_freeze_count(), gc.get_threshold()
     sender = json_bodies.direct_sender()
     json_bodies.set_direct_sender(None)
+    unasked = document_filters._unasked
+    filter_form_memo.uninstall()
     gc.unfreeze()
     yield apps.get_app_config("perf").ready
     json_bodies.set_direct_sender(sender)
+    document_filters.draw_unasked_with(unasked)
     request_started.disconnect(dispatch_uid=gc_tuning.__name__)
     if waiting:
         gc_tuning.tune_on_first_request()
@@ -69,6 +77,8 @@ def all_tricks(settings, on: bool) -> None:
     settings.API_DIRECT_JSON = on
     settings.TEMPLATE_ESCAPE_MEMO = on
     settings.TEMPLATE_STATIC_CACHE = on
+    settings.FILTER_FORM_MEMO = on
+    settings.TEMPLATE_CHART_MEMO = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
 
 
@@ -82,6 +92,8 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     assert json_bodies.direct_sender() is None
     assert portal_jinja2.environment().filters["escaped"] is escape
     assert portal_jinja2.environment().globals["static"] is static
+    assert portal_jinja2.environment().globals["build_chart"] is build_chart
+    assert document_filters._unasked is document_filters.unasked_form
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
     assert gc.get_threshold() == threshold
@@ -97,11 +109,13 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     assert json_bodies.direct_sender() is direct_json.send
     assert portal_jinja2.environment().filters["escaped"] is escape_memo.escape_once
     assert portal_jinja2.environment().globals["static"] is static_cache.cached_static
+    assert document_filters._unasked.__wrapped__ is document_filters.unasked_form  # type: ignore[attr-defined]
     assert portal_jinja2.environment_customizers() == (
         url_cache.install,
         unescaped_figures.install,
         static_cache.install,
         escape_memo.install,
+        chart_memo.install,
     )
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
     request_started.send(sender=None)
@@ -180,3 +194,17 @@ def test_the_cached_url_follows_the_script_prefix():
     finally:
         set_script_prefix("/")
     assert url_cache.cached_url("documents:list") == "/documents/"
+
+
+def test_the_chart_memo_gives_the_chart_build_chart_gives_for_the_same_points():
+    points = [
+        ChartPoint(date(2025, 3, 31), Decimal(100), Decimal(0)),
+        ChartPoint(date(2025, 6, 30), Decimal(250), Decimal(40)),
+    ]
+    first = chart_memo.cached_chart(points, "USD", "chart")
+    assert first == build_chart(points, "USD", "chart")
+    assert chart_memo.cached_chart(list(points), "USD", "chart") is first  # kept
+    changed = [points[0], points[1]._replace(distributed=Decimal(41))]
+    assert chart_memo.cached_chart(changed, "USD", "chart") == build_chart(changed, "USD", "chart") != first
+    assert chart_memo.cached_chart(points, "EUR", "chart-eur") == build_chart(points, "EUR", "chart-eur")
+    assert chart_memo.cached_chart([]) is None

@@ -127,7 +127,14 @@ def test_an_api_token_reads_as_the_queryset_reads_it_with_its_user(django_user_m
     plain = read_active(digest_of(issued.token), timezone.now())
     assert raw is not None and plain is not None
     assert (raw.pk, raw.user.pk, raw.user.username) == (plain.pk, plain.user.pk, "reader")
-    assert len(queries.captured_queries) == 2  # the token by its digest, then its user by key
+    assert len(queries.captured_queries) == 1  # the token by its digest, joined to its user
+    token_fields = [field.attname for field in ApiToken._meta.concrete_fields]
+    user_fields = [field.attname for field in django_user_model._meta.concrete_fields]
+    assert {name: getattr(raw, name) for name in token_fields} == {name: getattr(plain, name) for name in token_fields}
+    assert {name: getattr(raw.user, name) for name in user_fields} == {
+        name: getattr(plain.user, name) for name in user_fields
+    }
+    assert not raw._state.adding and not raw.user._state.adding  # saved rows: saving updates them
 
 
 def test_a_revoked_expired_or_unknown_api_token_reads_as_none_both_ways(django_user_model):
