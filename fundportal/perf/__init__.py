@@ -26,9 +26,6 @@ all installed from one place (`fundportal.perf.apps.PerfConfig.ready`). With eve
 - `csp_header`: the Content-Security-Policy header of the settings' policy built once per process
   (django-csp's middleware subclassed, chosen by the `MIDDLEWARE` setting); setting
   `CSP_HEADER_CACHE`.
-- `chart_memo`: the Jinja2 `build_chart()` global keeps each chart's view model per process, keyed
-  by its points, currency and id (through `fundportal.jinja2.add_environment_customizer`);
-  setting `TEMPLATE_CHART_MEMO`.
 - `filter_form_memo`: the position page's unasked document filter form drawn once per process for
   each set of document types (`positions.document_filters.draw_unasked_with`); setting
   `FILTER_FORM_MEMO`.

@@ -14,7 +14,6 @@ class PerfConfig(AppConfig):
         from fundportal.store.client import add_client_customizer
 
         from . import (
-            chart_memo,
             direct_json,
             escape_memo,
             fast_batch_get,
@@ -45,8 +44,6 @@ class PerfConfig(AppConfig):
             from api import tokens
 
             tokens.use_reader(raw_auth_reads.read_token)
-        if settings.TEMPLATE_CHART_MEMO:
-            add_environment_customizer(chart_memo.install)
         if settings.FILTER_FORM_MEMO:
             filter_form_memo.install()
         if settings.GC_GEN0_THRESHOLD > 0:

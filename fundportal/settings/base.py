@@ -150,9 +150,6 @@ TEMPLATE_UNESCAPED_FIGURES = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_UNES
 # (fundportal/perf/direct_json.py): the same bytes.
 API_DIRECT_JSON = SPEED_TRICKS and env.bool("FUNDPORTAL_API_DIRECT_JSON", default=True)
 
-# The Jinja2 build_chart() global keeps each chart's view model per process, keyed by its points,
-# currency and id (fundportal/perf/chart_memo.py); off: every chart built on every page.
-TEMPLATE_CHART_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_CHART_MEMO", default=True)
 # The position page's filter form, when no filter is asked for, drawn once per process for each
 # set of document types (fundportal/perf/filter_form_memo.py); off: Django's form on every page.
 FILTER_FORM_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_FILTER_FORM_MEMO", default=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.apps import apps
@@ -15,9 +14,7 @@ from django.urls import reverse
 from markupsafe import escape
 
 from fundportal import jinja2 as portal_jinja2
-from fundportal.charts import ChartPoint, build_chart
 from fundportal.perf import (
-    chart_memo,
     direct_json,
     escape_memo,
     fast_batch_get,
@@ -78,7 +75,6 @@ def all_tricks(settings, on: bool) -> None:
     settings.TEMPLATE_ESCAPE_MEMO = on
     settings.TEMPLATE_STATIC_CACHE = on
     settings.FILTER_FORM_MEMO = on
-    settings.TEMPLATE_CHART_MEMO = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
 
 
@@ -92,7 +88,6 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     assert json_bodies.direct_sender() is None
     assert portal_jinja2.environment().filters["escaped"] is escape
     assert portal_jinja2.environment().globals["static"] is static
-    assert portal_jinja2.environment().globals["build_chart"] is build_chart
     assert document_filters._unasked is document_filters.unasked_form
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
@@ -115,7 +110,6 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
         unescaped_figures.install,
         static_cache.install,
         escape_memo.install,
-        chart_memo.install,
     )
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
     request_started.send(sender=None)
@@ -194,17 +188,3 @@ def test_the_cached_url_follows_the_script_prefix():
     finally:
         set_script_prefix("/")
     assert url_cache.cached_url("documents:list") == "/documents/"
-
-
-def test_the_chart_memo_gives_the_chart_build_chart_gives_for_the_same_points():
-    points = [
-        ChartPoint(date(2025, 3, 31), Decimal(100), Decimal(0)),
-        ChartPoint(date(2025, 6, 30), Decimal(250), Decimal(40)),
-    ]
-    first = chart_memo.cached_chart(points, "USD", "chart")
-    assert first == build_chart(points, "USD", "chart")
-    assert chart_memo.cached_chart(list(points), "USD", "chart") is first  # kept
-    changed = [points[0], points[1]._replace(distributed=Decimal(41))]
-    assert chart_memo.cached_chart(changed, "USD", "chart") == build_chart(changed, "USD", "chart") != first
-    assert chart_memo.cached_chart(points, "EUR", "chart-eur") == build_chart(points, "EUR", "chart-eur")
-    assert chart_memo.cached_chart([]) is None
