@@ -171,20 +171,20 @@ def valued_line(
     """A position's line in one currency from its valued `figures`, its `commitment` (register's
     currency only, else None) and its IRR `rate` (a fraction, None: not computed): % called,
     the IRR as a percent and commitment - called (`computed_unfunded`) worked out once here."""
-    called = percent_called(figures.called, commitment)
+    # Positional, in `PositionLine`'s field order (a fund page builds a hundred a request).
     return PositionLine(
-        position_id=position_id,
-        fund_id=fund_id,
-        investor_id=investor_id,
-        currency=figures.currency,
-        commitment=commitment,
-        figures=figures,
-        percent_called=called,
-        irr_percent=as_percent(rate),
-        unfunded_computed=computed_unfunded(commitment, figures),
-        register_currency=register_currency,
-        awaiting=awaiting,
-        irr=rate,
+        position_id,
+        fund_id,
+        investor_id,
+        figures.currency,
+        commitment,
+        figures,
+        percent_called(figures.called, commitment),
+        as_percent(rate),
+        computed_unfunded(commitment, figures),
+        register_currency,
+        awaiting,
+        rate,
     )
 
 
@@ -193,9 +193,6 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
     names what awaits approval in its currency (a currency only awaiting approval is named on the
     first line). `irr=False` for a slim copy (the fund page's: no full flow history, no IRR)."""
     held = register.figures(as_of)
-    if not irr and not register.awaiting_documents and len(held) == 1:
-        # The usual slim line (the fund page's hundred): one currency, nothing awaiting approval.
-        return [_slim_line(register, held[0], as_of)]
     lines = []
     awaiting = awaiting_by_currency(register) if register.awaiting_documents else {}
     for figures in held:
@@ -216,25 +213,6 @@ def position_lines(register: PositionRegister, as_of: date | None = None, *, irr
     if awaiting and lines:
         lines[0].awaiting = "; ".join(filter(None, [lines[0].awaiting, *awaiting.values()]))
     return lines
-
-
-def _slim_line(register: PositionRegister, figures: Figures, as_of: date | None) -> PositionLine:
-    """`valued_line` of a register's one line without an IRR or anything awaiting approval."""
-    code = register.currency
-    commitment = register.commitment_on(as_of) if figures.currency == code else None
-    # Positional, in `PositionLine`'s field order (irr_percent, awaiting and irr: none).
-    return PositionLine(
-        register.position_id,
-        register.fund_id,
-        register.investor_id,
-        figures.currency,
-        commitment,
-        figures,
-        percent_called(figures.called, commitment),
-        None,
-        computed_unfunded(commitment, figures),
-        code,
-    )
 
 
 def totals(registers: Iterable[PositionRegister], as_of: date | None = None) -> list[TotalLine]:

@@ -21,7 +21,6 @@ from fundportal.web.forms import JINJA2_WIDGETS
 from positions.selectors import DocumentRow
 
 ALL_TYPES = ("", "All types")
-PARAMS = ("from_date", "to_date", "document_type")  # the filter's query parameters
 
 
 class Typed(Protocol):
@@ -204,7 +203,7 @@ def filtered(
     """(the form to draw, the filter, the rows it keeps) for the page's query parameters. None of
     the filter's parameters asked for: no filter, every row, and the form drawn for the rows'
     types; else the bound form, its filter (empty when not valid) and the rows it keeps."""
-    if not any(name in params for name in PARAMS):
+    if not any(name in params for name in DocumentFilterForm.base_fields):
         return _unasked(tuple(sorted({row.document_type for row in rows if row.document_type}))), NO_FILTER, rows
     form = DocumentFilterForm(params, rows=rows)
     filters = document_filter(form)
