@@ -30,13 +30,19 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
 
     def get(self, request, *args: Any, **kwargs: Any):
         context = self.get_context_data(**kwargs)
-        return self.render_to_response(context, status=400 if context["table_form"].errors else 200)
+        return self.render_to_response(context, status=400 if context["table_errors"] else 200)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         # Editing happens on the position-in-document page: one "Edit" link a row.
-        form = PositionTableForm(self.request.GET)
-        query = form.table_query() if form.is_valid() else position_table.TableQuery()
+        # The table's form is bound only when the query asks for one of its parameters: without
+        # any, it is the default table (what the bound form would clean to).
+        asked = any(name in self.request.GET for name in PositionTableForm.base_fields)
+        form = PositionTableForm(self.request.GET) if asked else None
+        if form is None:
+            query = position_table.TableQuery()
+        else:
+            query = form.table_query() if form.is_valid() else position_table.TableQuery()
         view = paging.document_view(
             document_id=kwargs["document_id"],
             query=query,
@@ -50,7 +56,7 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
         context.update(page=page, **vars_of(page), currency=page.currency, can_edit=can_edit, can_approve=can_approve)
         shown = shown_entry_columns(view.rows)
         entry_columns = [(POSITION_KINDS[i].slug, selectors.KIND_LABELS[POSITION_KINDS[i]]) for i in shown]
-        context["sort_links"] = form.sort_links(("position", *(slug for slug, _ in entry_columns), "dpi"))
+        context["sort_links"] = sort_links(self.request.GET, ("position", *(slug for slug, _ in entry_columns), "dpi"))
         context.update(
             rows=view.rows,
             table_rows=position_table.table_rows(view.rows, shown),
@@ -59,7 +65,8 @@ class DocumentDetailView(ScopedMixin, TimeTravelMixin, TemplateView):
             long_document=view.long,
             page_positions=paging.PAGE_POSITIONS,
             table=table,
-            table_form=form,
+            table_errors=form.errors if form is not None else {},
+            status_choices=PositionTableForm.base_fields["status"].choices,
             table_query=query,
             entry_columns=entry_columns,
             type_label=list_selectors.type_label(page.document.document_type),
@@ -117,20 +124,21 @@ class PositionTableForm(forms.Form):
             status=data.get("status") or "",
         )
 
-    def sort_links(self, columns: Iterable[str] = position_table.SORT_COLUMNS) -> dict[str, str]:
-        """Per column of `columns` (default: every sortable one), the query string that sorts by it
-        (toggling the order if it is the current one)."""
-        current = self.data.get("sort") or "position"
-        descending = self.data.get("order") == "desc"
-        kept = {key: self.data.getlist(key) for key in self.data if key not in ("sort", "order", "cursor")}
-        links = {}
-        for column in columns:
-            if column == current:
-                order = "asc" if descending else "desc"
-            else:
-                order = "asc" if column == "position" else "desc"  # amounts: largest first on the first click
-            links[column] = urlencode({**kept, "sort": column, "order": order}, doseq=True)
-        return links
+
+def sort_links(data: Any, columns: Iterable[str] = position_table.SORT_COLUMNS) -> dict[str, str]:
+    """Per column of `columns` (default: every sortable one), the query string that sorts the
+    table by it (toggling the order if it is the current one), keeping the query's filters;
+    `data`: the query (a `QueryDict`)."""
+    current = data.get("sort") or "position"
+    descending = data.get("order") == "desc"
+    kept = {key: data.getlist(key) for key in data if key not in ("sort", "order", "cursor")}
+    links = {}
+    for column in columns:
+        # The current column toggles its order; another opens in id order, or largest amount first.
+        first = "asc" if column == "position" else "desc"
+        order = ("asc" if descending else "desc") if column == current else first
+        links[column] = urlencode({**kept, "sort": column, "order": order}, doseq=True)
+    return links
 
 
 class PositionInDocumentView(ScopedMixin, TemplateView):
