@@ -169,3 +169,21 @@ def test_backfill_indexes_puts_a_table_loaded_before_the_page_index_on_its_pages
     call_command("backfill_indexes", segments=2, stdout=io.StringIO())
     second = analyst_client.get("/documents/LONG/" + link(first, "next-page"))
     assert position_ids(second) == [position_id(n) for n in range(101, 201)]
+
+
+def test_a_page_without_table_parameters_is_the_default_table(short_document, analyst_client):
+    plain = analyst_client.get("/documents/SHORT/")
+    spelled_out = analyst_client.get("/documents/SHORT/", {"sort": "position", "order": "asc"})
+    assert plain.status_code == spelled_out.status_code == 200
+
+    def table(response) -> str:
+        return re.search(r"<table id=\"positions\">.*?</table>", response.content.decode(), re.S).group(0)
+
+    assert table(plain) == table(spelled_out)
+    assert position_ids(plain) == sorted(position_ids(plain), key=lambda p: int(p.rsplit("_", 1)[-1]))
+
+
+def test_a_bad_table_parameter_is_a_400_with_the_forms_message(short_document, analyst_client):
+    response = analyst_client.get("/documents/SHORT/", {"status": "Nope"})
+    assertContains(response, "Select a valid choice. Nope is not one of the available choices.", status_code=400)
+    assert 'aria-invalid="true" aria-describedby="id_status_error"' in response.content.decode()
