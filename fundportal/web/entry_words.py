@@ -23,12 +23,12 @@ _NAMED_PARTS = {Kind.CAPITAL_CALL: _CALL_PARTS, Kind.DISTRIBUTION: _DISTRIBUTION
 def parts_text(entry: PositionEntry) -> str:
     """The entry's own fields in words ('' when it has none)."""
     kind = entry.KIND  # the class's kind (`entry.kind` is a property returning it)
-    if kind is Kind.MANAGEMENT_FEE:
-        return str(getattr(entry, "fee_line", ""))
-    if kind is Kind.CARRIED_INTEREST:
-        return str(getattr(entry, "carry_stage", ""))
     named = _NAMED_PARTS.get(kind)
-    if named is None:  # the other kinds have no fields of their own
+    if named is None:  # the other kinds: a fee line, a carry stage or no field of their own
+        if kind is Kind.MANAGEMENT_FEE:
+            return str(getattr(entry, "fee_line", ""))
+        if kind is Kind.CARRIED_INTEREST:
+            return str(getattr(entry, "carry_stage", ""))
         return ""
     shown = [
         f"{words} {typed_amount(value, entry.currency)}"
