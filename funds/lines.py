@@ -54,20 +54,49 @@ def line_text(
     irr_value: Decimal | None,
     computed: Money | None,
 ) -> LineText:
-    """`computed`: the line's `computed_unfunded(commitment, figures)`."""
-    pending_called, pending_distributed = figures.called_pending, figures.distributed_pending
+    """`computed`: the line's `computed_unfunded(commitment, figures)`. A figure equal to one
+    already formatted (a pending sum that is the whole sum, a reported unfunded that agrees with
+    the computed one) takes that one's text: the same amount in the same currency reads the same."""
+    called_money, distributed_money, unfunded = figures.called, figures.distributed, figures.unfunded
     nav, adjusted = figures.nav, figures.adjusted_nav  # the same Money when nothing rolled the NAV forward
+    called_text, distributed_text, computed_text = (
+        format_money(called_money),
+        format_money(distributed_money),
+        format_money(computed),
+    )
+    # Pending and whole sums are of one currency (`Figures`): "" when nothing is pending.
+    called_pending = figures.called_pending.amount
+    if called_pending:
+        pending_called_text = (
+            called_text if called_pending == called_money.amount else format_money(figures.called_pending)
+        )
+    else:
+        pending_called_text = ""
+    distributed_pending = figures.distributed_pending.amount
+    if distributed_pending:
+        pending_distributed_text = (
+            distributed_text
+            if distributed_pending == distributed_money.amount
+            else format_money(figures.distributed_pending)
+        )
+    else:
+        pending_distributed_text = ""
+    flagged = unfunded_differs(computed, unfunded)
+    # Both known and not differing: one amount in one currency (`unfunded_differs`).
+    unfunded_text = (
+        computed_text if not flagged and computed is not None and unfunded is not None else format_money(unfunded)
+    )
     # Positional, in `LineText`'s order (a hundred lines a page).
     return LineText(
         format_money(commitment),  # commitment
-        format_money(figures.called),  # called
-        format_money(pending_called) if pending_called.amount else "",  # called_pending
+        called_text,  # called
+        pending_called_text,  # called_pending
         format_percent(called),  # percent_called
-        format_money(figures.unfunded),  # unfunded
-        format_money(computed),  # unfunded_computed
-        "flagged" if unfunded_differs(computed, figures.unfunded) else "",  # unfunded_flag
-        format_money(figures.distributed),  # distributed
-        format_money(pending_distributed) if pending_distributed.amount else "",  # distributed_pending
+        unfunded_text,  # unfunded
+        computed_text,  # unfunded_computed
+        "flagged" if flagged else "",  # unfunded_flag
+        distributed_text,  # distributed
+        pending_distributed_text,  # distributed_pending
         format_money(nav),  # nav
         figures.nav_as_of.isoformat() if figures.nav_as_of else "",  # nav_as_of
         format_money(adjusted) if adjusted is not nav and adjusted != nav else "",  # adjusted_nav

@@ -31,12 +31,20 @@ class FlagLine:
         return self.flag.informational
 
 
+# A listed flag as the page shows it: (informational, kind, position id, document id, text), ""
+# for an id the flag has not. A plain tuple, so the flags macro unpacks it in its `for` statement
+# (no attribute lookups per item: a fund page lists fifty).
+ShownFlag = tuple[bool, str, str, str, str]
+
+
 @dataclass(frozen=True, slots=True)
 class FlagList:
     """Flags in the order shown: findings first, informational lines after, each as found."""
 
     lines: tuple[FlagLine, ...]
     limit: int = PAGE_FLAGS
+    # How many count as flags, when the maker counted them (`flag_lines`); None: counted when asked.
+    counted: int | None = None
 
     def __iter__(self) -> Iterator[FlagLine]:
         return iter(self.lines)
@@ -49,6 +57,14 @@ class FlagList:
         return self.lines[: self.limit]
 
     @property
+    def rows(self) -> list[ShownFlag]:
+        """The listed flags (`shown`) as shown (`ShownFlag`), each worded once."""
+        return [
+            (flag.informational, flag.kind.value, flag.position_id, flag.document_id, explain_flag(flag))
+            for flag in (line.flag for line in self.lines[: self.limit])
+        ]
+
+    @property
     def more(self) -> int:
         """How many are not listed on a page."""
         return max(0, len(self.lines) - self.limit)
@@ -56,10 +72,15 @@ class FlagList:
     @property
     def findings(self) -> int:
         """How many count as flags (informational lines do not)."""
+        if self.counted is not None:
+            return self.counted
         return sum(1 for line in self.lines if not line.informational)
 
 
 def flag_lines(flags: Iterable[Flag]) -> FlagList:
-    flags = list(flags)
-    ordered = [f for f in flags if not f.informational] + [f for f in flags if f.informational]
-    return FlagList(tuple(FlagLine(flag) for flag in ordered))
+    """The flags in the order shown (`FlagList`), the findings counted as they are ordered."""
+    findings: list[Flag] = []
+    informational: list[Flag] = []
+    for flag in flags:
+        (informational if flag.informational else findings).append(flag)
+    return FlagList(tuple(map(FlagLine, findings + informational)), counted=len(findings))

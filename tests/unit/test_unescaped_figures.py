@@ -120,6 +120,7 @@ def test_the_regions_are_where_the_long_tables_are():
         "documents/detail.html",
         "positions/detail.html",
         "charts/cumulative.html",
+        "reconciliation/_flags.html",
     }
 
 
