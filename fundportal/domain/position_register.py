@@ -153,15 +153,14 @@ class PositionRegister:
         register's own currency always among them); computed once per register object and date
         (a fund page asks for them several times). The date basis: `fundportal.domain.valuation`."""
         on = as_of or date.today()
-        memo = self._memo
-        figures = memo.get(on)  # keyed by the date alone: no other memo key is a date
+        key = ("figures", on)
+        figures = self._memo.get(key)
         if figures is None:
-            builder = memo.get("builder") or self._cached()
+            builder = self._cached()
             codes = builder.currencies()
             if self.currency not in codes:
                 codes = sorted([*codes, self.currency])
-            valued = builder.valued
-            figures = memo[on] = [valued(code, on) for code in codes]
+            figures = self._memo[key] = [builder.valued(code, on) for code in codes]
         return figures
 
     def figures_of(self, currency: str, as_of: date | None = None) -> Figures:

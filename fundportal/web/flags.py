@@ -43,8 +43,6 @@ class FlagList:
 
     lines: tuple[FlagLine, ...]
     limit: int = PAGE_FLAGS
-    # How many count as flags, when the maker counted them (`flag_lines`); None: counted when asked.
-    counted: int | None = None
 
     def __iter__(self) -> Iterator[FlagLine]:
         return iter(self.lines)
@@ -72,15 +70,13 @@ class FlagList:
     @property
     def findings(self) -> int:
         """How many count as flags (informational lines do not)."""
-        if self.counted is not None:
-            return self.counted
         return sum(1 for line in self.lines if not line.informational)
 
 
 def flag_lines(flags: Iterable[Flag]) -> FlagList:
-    """The flags in the order shown (`FlagList`), the findings counted as they are ordered."""
+    """The flags in the order shown (`FlagList`): findings first, each group as found."""
     findings: list[Flag] = []
     informational: list[Flag] = []
     for flag in flags:
         (informational if flag.informational else findings).append(flag)
-    return FlagList(tuple(map(FlagLine, findings + informational)), counted=len(findings))
+    return FlagList(tuple(map(FlagLine, findings + informational)))
