@@ -138,12 +138,6 @@ def start_gunicorn(env: dict[str, str], port: int, log: Any) -> subprocess.Popen
         "fundportal.wsgi:application",
         "--workers",
         str(WORKERS),
-        # As the production recipe (README "Production"): threaded workers keep a client's
-        # connection open between requests, as browsers and load balancers use it.
-        "--worker-class",
-        "gthread",
-        "--threads",
-        "1",
         "--bind",
         f"127.0.0.1:{port}",
         "--log-level",

@@ -149,8 +149,7 @@ def _pages(pages: dict[str, Any]) -> list[str]:
     return [
         "## 3. Pages through gunicorn",
         "",
-        f"gunicorn with {pages['workers']} threaded workers (gthread, one thread each, keep-alive: the "
-        "production recipe) on 127.0.0.1, fundportal.settings.local, a signed-in session "
+        f"gunicorn with {pages['workers']} workers on 127.0.0.1, fundportal.settings.local, a signed-in session "
         f"(login form), DynamoDB Local as above. Document page: a {pages['document_positions']}-position document "
         f"(304 items, one Query); position page: one position across {pages['position_documents']} documents "
         "(one Query on the position index); fund page: a fund of "

@@ -10,7 +10,7 @@ export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-fundportal.settings.loc
 PORT="${PORT:-8000}"
 DDB_PORT="${DYNAMODB_LOCAL_PORT:-8100}"
 export DYNAMODB_ENDPOINT_URL="${DYNAMODB_ENDPOINT_URL:-http://127.0.0.1:$DDB_PORT}"
-# gunicorn restarts a worker that stops answering for --timeout s; the DynamoDB budget of a request
+# gunicorn kills a worker after --timeout s; the DynamoDB budget of a request
 # (DYNAMODB_REQUEST_BUDGET, default 25 s) ends it earlier with the 503 page.
 BUDGET="${DYNAMODB_REQUEST_BUDGET:-25}"
 TIMEOUT=$(( ${BUDGET%.*} + 10 ))
@@ -55,6 +55,6 @@ $PY manage.py db_worker &
 pids+=($!)
 
 echo "Serving on http://127.0.0.1:$PORT/ (Ctrl-C stops)"
-.venv/bin/gunicorn fundportal.wsgi --bind "127.0.0.1:$PORT" --workers 2 --worker-class gthread --threads 1 --timeout "$TIMEOUT" --access-logfile - &
+.venv/bin/gunicorn fundportal.wsgi --bind "127.0.0.1:$PORT" --workers 2 --timeout "$TIMEOUT" --access-logfile - &
 pids+=($!)
 wait -n "${pids[@]}"
