@@ -33,18 +33,9 @@ class Session:
             headers = {"Authorization": f"Bearer {self.token}"}
         else:
             headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        for attempt in (1, 2):
-            try:
-                self.connection.request("GET", path, headers=headers)
-                response = self.connection.getresponse()
-                return response.status, response.read()
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                # The server closed the kept-alive connection while it was idle (its --keep-alive):
-                # a new connection and the same GET again, as browsers and urllib3 do.
-                self.connection.close()
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+        self.connection.request("GET", path, headers=headers)
+        response = self.connection.getresponse()
+        return response.status, response.read()
 
     def close(self) -> None:
         self.connection.close()

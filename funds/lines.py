@@ -47,6 +47,14 @@ class LineText(NamedTuple):
     irr: str
 
 
+def _pending_text(pending: Money, whole: Money, whole_text: str) -> str:
+    """The pending part of a sum as shown: "" when nothing is pending, the whole sum's text when it
+    is all of it (one currency: `Figures`)."""
+    if not pending.amount:
+        return ""
+    return whole_text if pending.amount == whole.amount else format_money(pending)
+
+
 def line_text(
     commitment: Money | None,
     figures: Figures,
@@ -64,23 +72,8 @@ def line_text(
         format_money(distributed_money),
         format_money(computed),
     )
-    # Pending and whole sums are of one currency (`Figures`): "" when nothing is pending.
-    called_pending = figures.called_pending.amount
-    if called_pending:
-        pending_called_text = (
-            called_text if called_pending == called_money.amount else format_money(figures.called_pending)
-        )
-    else:
-        pending_called_text = ""
-    distributed_pending = figures.distributed_pending.amount
-    if distributed_pending:
-        pending_distributed_text = (
-            distributed_text
-            if distributed_pending == distributed_money.amount
-            else format_money(figures.distributed_pending)
-        )
-    else:
-        pending_distributed_text = ""
+    pending_called_text = _pending_text(figures.called_pending, called_money, called_text)
+    pending_distributed_text = _pending_text(figures.distributed_pending, distributed_money, distributed_text)
     flagged = unfunded_differs(computed, unfunded)
     # Both known and not differing: one amount in one currency (`unfunded_differs`).
     unfunded_text = (
