@@ -171,6 +171,9 @@ def run(
         fund_path = reverse("funds:detail", kwargs={"fund_id": FUND})
         api_fund_path = f"/api/v1/funds/{FUND}/lines"  # its first 100 lines, from the fund page's one Query
         api_pos_path = f"/api/v1/positions/{POSITION}"
+        # An id the API refuses before any DynamoDB request: the read API's fixed cost (token,
+        # throttle, routing, the problem JSON, gunicorn and HTTP).
+        api_refused_path = "/api/v1/positions/a%23b"
         list_path = reverse("funds:list")
     except NoReverseMatch as error:
         return {"skipped": f"the pages are not there yet ({error})"}
@@ -202,6 +205,11 @@ def run(
 
                     return get
 
+                def refused() -> None:
+                    status, _ = api_session.get(api_refused_path)
+                    if status != 400:
+                        raise RuntimeError(f"{api_refused_path} answered {status}, not 400")
+
                 # Latency: one request at a time, pages and their queries interleaved per trial.
                 samples = interleave(
                     {
@@ -213,6 +221,7 @@ def run(
                         "fund query": lambda: fund_reads(TABLE),
                         "API fund lines page": page(api_fund_path),
                         "API position history page": page(api_pos_path),
+                        "API refused id page": refused,
                         "fund middle page": page(middle_path),
                         "fund middle query": lambda: fund_reads(TABLE, middle),
                         "funds list page": page(list_path),
@@ -275,4 +284,9 @@ def run(
         "funds_list_over_query": rows[4]["page_over_query"],
         "api_fund_lines_over_query": rows[5]["page_over_query"],
         "api_position_over_query": rows[6]["page_over_query"],
+        "api_fixed_cost": {
+            "path": api_refused_path,
+            "p50_ms": round(samples["API refused id page"].median, 2),
+            "of_position_query": round(samples["API refused id page"].median / samples["position query"].median, 2),
+        },
     }

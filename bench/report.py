@@ -179,6 +179,21 @@ def _pages(pages: dict[str, Any]) -> list[str]:
             ],
             rows,
         ),
+        *_api_fixed_cost(pages),
+    ]
+
+
+def _api_fixed_cost(pages: dict[str, Any]) -> list[str]:
+    """The read API's cost before any DynamoDB request, against the position query (the API's
+    ≤ 1.3x targets leave 0.3 of the query for everything else)."""
+    fixed = pages.get("api_fixed_cost")
+    if not fixed:
+        return []
+    return [
+        "",
+        f"The read API's fixed cost: `{fixed['path']}` (an id refused before any DynamoDB request: the token, "
+        f"the throttle, routing, the problem JSON, gunicorn and HTTP) p50 **{fixed['p50_ms']:.1f} ms**, "
+        f"{fixed['of_position_query']:.2f} of the position query's p50 (a ≤ 1.3x target leaves 0.30 of it).",
     ]
 
 
