@@ -84,7 +84,8 @@ def test_report_renders_targets_and_skipped_pages():
     assert results["machine"]["dynamodb_local"] != "unknown"
 
 
-def test_report_marks_the_api_targets_beside_the_pages():
+def pages_report(**figures):
+    """The report of a one-page pages section carrying `figures` (its targets' ratios and the like)."""
     under_load = {"requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "rps": 1.0}
     row = {"path": "/x", "requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "query_p50_ms": 1.0}
     pages_result = {
@@ -94,30 +95,22 @@ def test_report_marks_the_api_targets_beside_the_pages():
         "position_documents": 1,
         "pages": [{**row, "page_over_query": 1.0, "rps": 1.0, "under_load": under_load}],
         "page_over_query": 1.0,
-        "api_fund_lines_over_query": 1.2,
-        "api_position_over_query": 1.5,
+        **figures,
     }
     results = {"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "pages": pages_result}
-    text = report.render(results)
+    return report.render(results)
+
+
+def test_report_marks_the_api_targets_beside_the_pages():
+    text = pages_report(api_fund_lines_over_query=1.2, api_position_over_query=1.5)
     assert "| API fund lines p50 ÷ the fund page's reads p50 | ≤ 1.3x | 1.2x | met |" in text
     assert "| API position history p50 ÷ the position query p50 | ≤ 1.3x | 1.5x | **missed** |" in text
     assert "fixed cost" not in text  # a result from before the refused-id contender: no line
 
 
 def test_report_gives_the_api_fixed_cost_against_the_position_query():
-    under_load = {"requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "rps": 1.0}
-    row = {"path": "/x", "requests": 1, "p50_ms": 1.0, "p95_ms": 1.0, "query_p50_ms": 1.0}
-    pages_result = {
-        "workers": 2,
-        "concurrency": 1,
-        "document_positions": 1,
-        "position_documents": 1,
-        "pages": [{**row, "page_over_query": 1.0, "rps": 1.0, "under_load": under_load}],
-        "page_over_query": 1.0,
-        "api_fixed_cost": {"path": "/api/v1/positions/a%23b", "p50_ms": 3.42, "of_position_query": 0.48},
-    }
-    results = {"generated_at": "now", "mode": "quick", "machine": common.machine_info(), "pages": pages_result}
-    text = report.render(results)
+    fixed = {"path": "/api/v1/positions/a%23b", "p50_ms": 3.42, "of_position_query": 0.48}
+    text = pages_report(api_fixed_cost=fixed)
     assert "p50 **3.4 ms**, 0.48 of the position query's p50 (a ≤ 1.3x target leaves 0.30 of it)" in text
 
 
