@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Django's cache is imported when first used, not with this module
     from django.core.cache.backends.base import BaseCache
@@ -143,10 +143,12 @@ class PageLogBuffer:
     cache framework (`CACHES`: a database cache by default, Redis or Memcached in production),
     so every gunicorn worker writes to and the admin reads one log.
 
-    A page only appends to this process's buffer; the buffer goes to the shared cache at most
-    once every `flush_seconds` (and whenever this process reads the log), so serving a page
-    costs no cache round trip. Read-modify-write under a process lock: two workers flushing in
-    the same instant may lose lines of a diagnostic log, never a page."""
+    A page only appends to this process's buffer (`add`); the buffer goes to the shared cache at
+    most once every `flush_seconds` (`flush_due`, run once each response has been sent: the
+    `request_finished` signal, connected in `FundportalConfig.ready()`), and whenever this
+    process reads the log, so no page waits for a cache round trip. Read-modify-write under a
+    process lock: two workers flushing in the same instant may lose lines of a diagnostic log,
+    never a page."""
 
     KEY = "fundportal:dynamodb:page_log"
 
@@ -184,8 +186,14 @@ class PageLogBuffer:
         with self._lock:
             self._pending.insert(0, entry)
             del self._pending[self.size :]
-            if time.monotonic() - self._flushed_at >= self.flush_seconds:
-                self._flush()
+
+    def flush_due(self, **_: Any) -> None:
+        """Move the pending lines to the shared log if `flush_seconds` have passed since the last
+        move (a `request_finished` receiver: it runs after the response has gone out)."""
+        if not self._pending or time.monotonic() - self._flushed_at < self.flush_seconds:
+            return
+        with self._lock:
+            self._flush()
 
     def _flush(self) -> None:
         """Move this process's pending lines to the shared log (caller holds the lock)."""

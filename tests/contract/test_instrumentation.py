@@ -158,3 +158,21 @@ def test_page_log_keeps_the_latest_pages_newest_first():
     latest = log.latest()
     assert [(p.path, p.requests, p.flagged) for p in latest] == [("/c/", 1, False), ("/b/", 2, True)]
     assert latest[1].read_units == 1.0 and latest[1].operations == ("GetItem", "GetItem")
+
+
+def test_page_log_reaches_the_shared_cache_only_when_a_flush_is_due(db):
+    """A page only appends; `flush_due` (run after each response) moves the lines at most once
+    every `flush_seconds`; another worker's buffer reads them from the shared cache."""
+    writer, reader = PageLogBuffer(flush_seconds=3600), PageLogBuffer()
+    writer.clear()
+    one_get = Collector([RequestRecord("GetItem", None, 1, 0.5, 0, 1.0)])
+    writer.add("GET", "/a/", 200, "analyst", one_get)
+    assert reader.latest() == []  # appended, not yet flushed
+    writer.flush_due()  # the first flush is due at once
+    assert [p.path for p in reader.latest()] == ["/a/"]
+    writer.add("GET", "/b/", 200, "analyst", one_get)
+    writer.flush_due()  # within the hour: not due
+    assert [p.path for p in reader.latest()] == ["/a/"]
+    writer.flush_seconds = 0
+    writer.flush_due()
+    assert [p.path for p in reader.latest()] == ["/b/", "/a/"]

@@ -12,12 +12,13 @@ from decimal import Decimal
 
 import pytest
 from django.core import signing
+from django.urls import reverse
 
 from fundportal.domain.model import Document
 from fundportal.domain.position_entries import CapitalCall
 from fundportal.store import budget
 from fundportal.store.client import get_client
-from fundportal.store.instrumentation import Collector, PageLogBuffer, RequestRecord
+from fundportal.store.instrumentation import Collector, PageLogBuffer, RequestRecord, page_log
 from fundportal.store.repositories import DocumentRepository
 from fundportal.store.repositories.documents import document_items
 
@@ -231,8 +232,19 @@ def test_the_request_log_is_shared_by_every_worker():
     worker_a.clear()
     worker_a.add("GET", "/documents/", 200, "analyst", Collector([RequestRecord("Query", None, 1, 0.5, 0, 1.0)]))
     worker_b.add("GET", "/positions/", 200, "analyst", Collector([RequestRecord("Query", None, 1, 0.5, 0, 1.0)]))
+    worker_b.flush_due()  # as each worker does once its response has gone out
     assert [p.path for p in worker_a.latest()] == ["/positions/", "/documents/"]
     assert [p.path for p in worker_b.latest()] == ["/positions/", "/documents/"]
+
+
+def test_a_served_page_reaches_the_shared_request_log_once_its_response_is_closed(analyst_client, sample, monkeypatch):
+    """The flush runs on `request_finished` (once the response has gone out), not in the view."""
+    page_log.clear()
+    monkeypatch.setattr(page_log, "flush_seconds", 0)
+    path = reverse("documents:detail", args=["DOC001"])
+    assert analyst_client.get(path).status_code == 200
+    shared = PageLogBuffer().latest()  # another worker's buffer: only what reached the shared cache
+    assert [(p.path, p.status) for p in shared] == [(path, 200)]
 
 
 def test_the_default_cache_is_a_database_cache_chosen_by_environment():
