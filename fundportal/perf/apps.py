@@ -19,6 +19,7 @@ class PerfConfig(AppConfig):
             fast_batch_get,
             fast_parse,
             filter_form_memo,
+            gc_after_response,
             gc_tuning,
             raw_auth_reads,
             static_cache,
@@ -48,3 +49,5 @@ class PerfConfig(AppConfig):
             filter_form_memo.install()
         if settings.GC_GEN0_THRESHOLD > 0:
             gc_tuning.tune_on_first_request()
+            if settings.GC_AFTER_RESPONSE:
+                gc_after_response.install(settings.GC_GEN0_THRESHOLD)

@@ -160,6 +160,9 @@ TEMPLATE_ESCAPE_MEMO = SPEED_TRICKS and env.bool("FUNDPORTAL_TEMPLATE_ESCAPE_MEM
 # objects every this many allocations instead of 700 (fundportal/perf/gc_tuning.py): garbage
 # collection was a large share of a 100-position document page. 0: the collector is left alone.
 GC_GEN0_THRESHOLD = env.int("DJANGO_GC_GEN0_THRESHOLD", default=50_000) if SPEED_TRICKS else 0
+# With that tuning, the young collections run once a response has gone out instead of in the
+# middle of a page (fundportal/perf/gc_after_response.py); off: wherever the threshold falls.
+GC_AFTER_RESPONSE = SPEED_TRICKS and env.bool("FUNDPORTAL_GC_AFTER_RESPONSE", default=True)
 # Every request's session and user read by one fixed SQL statement each (Django's raw() API)
 # instead of a queryset compiled anew (fundportal/perf/raw_auth_reads.py): still read from the
 # shared database on every request. Changing it signs everyone out once (sessions name their backend).

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 from django.apps import apps
-from django.core.signals import request_started
+from django.core.signals import request_finished, request_started
 from django.templatetags.static import static
 from django.urls import reverse
 from markupsafe import escape
@@ -20,6 +20,7 @@ from fundportal.perf import (
     fast_batch_get,
     fast_parse,
     filter_form_memo,
+    gc_after_response,
     gc_tuning,
     static_cache,
     unescaped_figures,
@@ -40,6 +41,7 @@ def perf_ready(settings, db):
     for customizer in environments:
         portal_jinja2.remove_environment_customizer(customizer)
     waiting = request_started.disconnect(dispatch_uid=gc_tuning.__name__)  # not yet served a request
+    collecting_after, threshold = gc_after_response.uninstall(), settings.GC_GEN0_THRESHOLD
     frozen_before, threshold_before = gc.get_freeze_count(), gc.get_threshold()
     sender = json_bodies.direct_sender()
     json_bodies.set_direct_sender(None)
@@ -50,8 +52,11 @@ def perf_ready(settings, db):
     json_bodies.set_direct_sender(sender)
     document_filters.draw_unasked_with(unasked)
     request_started.disconnect(dispatch_uid=gc_tuning.__name__)
+    gc_after_response.uninstall()
     if waiting:
         gc_tuning.tune_on_first_request()
+    if collecting_after:
+        gc_after_response.install(threshold)
     for customizer in dynamo_client.client_customizers():
         dynamo_client.remove_client_customizer(customizer)
     for customizer in portal_jinja2.environment_customizers():
@@ -76,6 +81,7 @@ def all_tricks(settings, on: bool) -> None:
     settings.TEMPLATE_STATIC_CACHE = on
     settings.FILTER_FORM_MEMO = on
     settings.GC_GEN0_THRESHOLD = 12_345 if on else 0
+    settings.GC_AFTER_RESPONSE = on
 
 
 def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
@@ -91,6 +97,8 @@ def test_with_every_trick_off_nothing_is_installed(settings, perf_ready):
     assert document_filters._unasked is document_filters.unasked_form
     request_started.send(sender=None)
     assert gc.get_freeze_count() == 0  # no gc.freeze() when the setting is off
+    assert gc.get_threshold() == threshold
+    request_finished.send(sender=None)
     assert gc.get_threshold() == threshold
 
 
@@ -114,7 +122,9 @@ def test_with_every_trick_on_each_is_installed_through_its_public_hook(settings,
     assert gc.get_freeze_count() == 0  # nothing happens before the first request
     request_started.send(sender=None)
     assert gc.get_freeze_count() > 0
-    assert gc.get_threshold()[0] == 12_345
+    assert gc.get_threshold()[0] == 12_345 * gc_after_response.REQUEST_FACTOR  # while serving
+    request_finished.send(sender=None)
+    assert gc.get_threshold()[0] == 12_345  # once the response has gone out
 
 
 def test_each_trick_has_its_own_setting(settings, perf_ready):
