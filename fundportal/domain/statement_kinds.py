@@ -73,12 +73,17 @@ def _part(value: Any) -> Decimal:
     return _ZERO if value is None else value
 
 
+# The kinds most entries are, looked up once (`Kind.X` is a descriptor call on Python 3.11, and
+# `activity_of` runs for every call and distribution a page counts).
+_CALL, _DISTRIBUTION = Kind.CAPITAL_CALL, Kind.DISTRIBUTION
+
+
 def activity_of(entry: Any) -> list[Decimal] | None:
     """What a counted entry adds to the activity sums (`ACTIVITY_FIELDS` order), or None when it
     adds nothing (a call or distribution without parts, an unfunded commitment, a NAV)."""
     kind = entry.kind
     amount = entry.amount
-    if kind is Kind.CAPITAL_CALL:
+    if kind is _CALL:
         fee, expense = getattr(entry, "management_fee", None), getattr(entry, "partnership_expense", None)
         if fee is None and expense is None:
             return None
@@ -87,12 +92,13 @@ def activity_of(entry: Any) -> list[Decimal] | None:
         if getattr(entry, "outside_commitment", False):
             vector[10] = vector[8] + vector[9]
         return vector
-    if kind is Kind.DISTRIBUTION:
-        parts = [getattr(entry, name, None) for name in ("return_of_capital", "gain", "income", "recallable")]
-        if all(part is None for part in parts):
+    if kind is _DISTRIBUTION:
+        returned, gain = getattr(entry, "return_of_capital", None), getattr(entry, "gain", None)
+        income, recallable = getattr(entry, "income", None), getattr(entry, "recallable", None)
+        if returned is None and gain is None and income is None and recallable is None:
             return None
         vector = [_ZERO] * WIDTH
-        vector[11:15] = [_part(part) for part in parts]
+        vector[11:15] = [_part(returned), _part(gain), _part(income), _part(recallable)]
         return vector
     index: int | None
     if kind is Kind.MANAGEMENT_FEE:

@@ -18,6 +18,9 @@ _DISTRIBUTION_PARTS = (
 
 
 _NAMED_PARTS = {Kind.CAPITAL_CALL: _CALL_PARTS, Kind.DISTRIBUTION: _DISTRIBUTION_PARTS}
+# The field shown for the kinds with one word-field of their own (`Kind.X` is a descriptor call on
+# Python 3.11: looked up once, not per cell).
+_NAMED_FIELD = {Kind.MANAGEMENT_FEE: "fee_line", Kind.CARRIED_INTEREST: "carry_stage"}
 
 
 def parts_text(entry: PositionEntry) -> str:
@@ -25,11 +28,8 @@ def parts_text(entry: PositionEntry) -> str:
     kind = entry.KIND  # the class's kind (`entry.kind` is a property returning it)
     named = _NAMED_PARTS.get(kind)
     if named is None:  # the other kinds: a fee line, a carry stage or no field of their own
-        if kind is Kind.MANAGEMENT_FEE:
-            return str(getattr(entry, "fee_line", ""))
-        if kind is Kind.CARRIED_INTEREST:
-            return str(getattr(entry, "carry_stage", ""))
-        return ""
+        field = _NAMED_FIELD.get(kind)
+        return "" if field is None else str(getattr(entry, field, ""))
     shown = [
         f"{words} {typed_amount(value, entry.currency)}"
         for name, words in named
