@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 
 import pytest
+from django.conf import settings
 from django.core.signals import request_finished, request_started
 
 from fundportal.perf import gc_after_response
@@ -45,8 +46,6 @@ def collections(db):
     gc_after_response.uninstall()
     gc.set_threshold(*threshold)
     if installed:
-        from django.conf import settings
-
         gc_after_response.install(settings.GC_GEN0_THRESHOLD)
 
 
